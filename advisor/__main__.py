@@ -1,0 +1,5 @@
+"""``python -m advisor`` runs the ``emissary`` command line."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,124 @@
+"""The ``emissary`` command line: thin typer commands over the ``search`` package.
+
+Every command turns its text input into ``search`` values at the edge
+(:mod:`advisor.notation`), calls plain functions, and renders the results.
+Bad input ends with one line on stderr and exit code 1 (our checks) or 2
+(usage errors), never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from search.deal import Deal
+from search.policies import POLICIES, make_policy
+from search.simulate import simulate
+from search.tour import TourConfig
+
+from . import tables
+
+app = typer.Typer(
+    name="emissary",
+    help="Exact odds, advice and deal analysis for the solo card game The Emissary.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+AsciiOption = Annotated[bool, typer.Option("--ascii", help="Print suits as letters C D H S.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+ShortOption = Annotated[bool, typer.Option("--short", help="Short tour: 4 Kings, targets 2 4 6 8.")]
+PublishedOption = Annotated[
+    bool,
+    typer.Option("--published-rules", help="Allow abilities that do nothing (R4)."),
+]
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+@app.command()
+def deal(
+    seed: Annotated[int, typer.Option("--seed", help="The deal's seed.")],
+    short: ShortOption = False,
+    as_json: JsonOption = False,
+    ascii: AsciiOption = False,
+) -> None:
+    """Show a seeded deal: the ruler layout and the 8 cards of the first visit."""
+    if seed < 0:
+        raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
+    the_deal = Deal(seed, TourConfig(short=short))
+    layout = the_deal.layout()
+    hand = the_deal.hand(1)
+    if as_json:
+        _print_json(
+            {
+                "seed": seed,
+                "short": short,
+                "rulers": [r.ascii() for r in layout],
+                "targets": list(the_deal.config.targets),
+                "hand": [c.ascii() for c in hand],
+            }
+        )
+        return
+    _console().print(tables.deal_view(seed, layout, the_deal.config.targets, hand, ascii))
+
+
+@app.command("simulate")
+def simulate_command(
+    tours: Annotated[int, typer.Option("--tours", help="How many tours to play.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the batch.")] = 1,
+    policy: Annotated[
+        str, typer.Option("--policy", help=f"Who plays: {', '.join(sorted(POLICIES))}.")
+    ] = "greedy",
+    short: ShortOption = False,
+    published_rules: PublishedOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Play seeded tours with a policy; print the score distribution with 95% CIs."""
+    if tours < 1:
+        raise typer.BadParameter("play at least 1 tour", param_hint="--tours")
+    if seed < 0:
+        raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
+    player = make_policy(policy)
+    config = TourConfig(short=short, published_rules=published_rules)
+    with tables.progress_bar(
+        tours, f"{policy} tours", enabled=not as_json and tours >= 200
+    ) as tick:
+        result = simulate(tours, seed, player, config, progress=tick)
+    if as_json:
+        _print_json(result.to_json())
+        return
+    _console().print(tables.simulation_view(result))
+
+
+def main() -> None:
+    """Console-script entry: run the app, turning every input error into one line."""
+    try:
+        code = app(standalone_mode=False)
+    except ValueError as error:  # our own checks: notation, rules, options
+        _fail(str(error), 1)
+    except typer.Abort:
+        _fail("aborted", 1)
+    except Exception as error:
+        if hasattr(error, "format_message") and hasattr(error, "exit_code"):
+            _fail(error.format_message(), error.exit_code)  # click usage errors
+        raise
+    if isinstance(code, int) and code:
+        sys.exit(code)
+
+
+def _fail(message: str, code: int) -> None:
+    first_line = " ".join(message.split())
+    sys.stderr.write(f"emissary: error: {first_line}\n")
+    sys.exit(code)

@@ -1,0 +1,157 @@
+"""A whole tour: kingdoms, supporters and score (RULINGS.md §2.6–2.7, §5, §6 short tour).
+
+A tour is a row of kingdoms with a ruler on each. Visits happen one at a time;
+winning a visit turns the ruler then on that kingdom into an unused supporter,
+missing it ends the tour. The score is kingdoms pledged plus supporters whose
+ability was never used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .cards import KINGS, RULERS, CardSet, Ruler
+from .rules import IllegalActionError, VisitState, new_visit
+
+HAND_SIZE = 8
+
+
+@dataclass(frozen=True, slots=True)
+class TourConfig:
+    """Which game is played: standard or short tour (§6), this version or published rules (R4)."""
+
+    short: bool = False
+    published_rules: bool = False
+
+    @property
+    def kingdoms(self) -> int:
+        """How many kingdoms lie in the row."""
+        return 4 if self.short else 8
+
+    @property
+    def targets(self) -> tuple[int, ...]:
+        """Wins needed at each position: 1..8, or 2, 4, 6, 8 on the short tour."""
+        return (2, 4, 6, 8) if self.short else tuple(range(1, 9))
+
+    @property
+    def ruler_cards(self) -> tuple[Ruler, ...]:
+        """The rulers in play: all Kings and Queens, or only the Kings on the short tour."""
+        return KINGS if self.short else RULERS
+
+    @property
+    def perfect_score(self) -> int:
+        """Every kingdom pledged and every supporter unused: 16, or 8 on the short tour."""
+        return 2 * self.kingdoms
+
+    def target(self, position: int) -> int:
+        """Wins needed at kingdom ``position`` (1-based)."""
+        return self.targets[position - 1]
+
+
+@dataclass(frozen=True, slots=True)
+class Supporter:
+    """A won ruler, lending its suit's ability once per tour."""
+
+    ruler: Ruler
+    used: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TourState:
+    """Rulers on positions (None once won), supporters, visits made, and whether it ended."""
+
+    config: TourConfig
+    rulers: tuple[Ruler | None, ...]
+    supporters: tuple[Supporter, ...] = ()
+    visits: int = 0
+    failed: bool = False
+
+    @property
+    def visited(self) -> frozenset[int]:
+        """Positions already won."""
+        return frozenset(i + 1 for i, ruler in enumerate(self.rulers) if ruler is None)
+
+    @property
+    def unvisited(self) -> tuple[int, ...]:
+        """Positions still to visit, left to right."""
+        return tuple(i + 1 for i, ruler in enumerate(self.rulers) if ruler is not None)
+
+    @property
+    def over(self) -> bool:
+        """The tour ends on a miss or once every kingdom is won."""
+        return self.failed or not self.unvisited
+
+    @property
+    def perfect(self) -> bool:
+        """Every kingdom won and no supporter used."""
+        return self.score == self.config.perfect_score
+
+    @property
+    def unused_supporters(self) -> tuple[Ruler, ...]:
+        """Supporters whose ability is still available."""
+        return tuple(s.ruler for s in self.supporters if not s.used)
+
+    @property
+    def score(self) -> int:
+        """Kingdoms pledged plus supporters never used (§5)."""
+        return len(self.visited) + len(self.unused_supporters)
+
+
+def new_tour(rulers: tuple[Ruler, ...] | list[Ruler], config: TourConfig = TourConfig()) -> TourState:
+    """A tour with ``rulers`` on positions 1..n, left to right; checked."""
+    rulers = tuple(rulers)
+    if len(rulers) != config.kingdoms:
+        raise IllegalActionError(f"the tour needs {config.kingdoms} rulers, got {len(rulers)}")
+    if len(set(rulers)) != len(rulers):
+        raise IllegalActionError("each ruler can lie on only one kingdom")
+    strays = [r for r in rulers if r not in config.ruler_cards]
+    if strays:
+        raise IllegalActionError(
+            f"{strays[0].ascii()} is not a ruler of the short tour: only Kings rule there"
+        )
+    return TourState(config=config, rulers=rulers)
+
+
+def start_visit(tour: TourState, hand: CardSet, position: int) -> VisitState:
+    """Begin the visit to kingdom ``position`` with the 8 cards drawn; checked."""
+    if tour.over:
+        raise IllegalActionError("the tour is over")
+    if len(hand) != HAND_SIZE:
+        raise IllegalActionError(f"a visit starts with {HAND_SIZE} cards, got {len(hand)}")
+    if position not in tour.unvisited:
+        raise IllegalActionError(
+            f"kingdom {position} cannot be chosen: unvisited are "
+            + ", ".join(map(str, tour.unvisited))
+        )
+    return new_visit(
+        hand,
+        position,
+        tour.config.target(position),
+        tour.rulers,
+        supporters=tour.unused_supporters,
+        published_rules=tour.config.published_rules,
+    )
+
+
+def finish_visit(tour: TourState, visit: VisitState) -> TourState:
+    """Record an ended visit: supporters spent, the kingdom won or the tour lost (§2.6)."""
+    if not visit.over:
+        raise IllegalActionError("the visit has not ended")
+    spent = list(visit.used_supporters)
+    supporters = []
+    for supporter in tour.supporters:
+        if not supporter.used and supporter.ruler in spent:
+            spent.remove(supporter.ruler)
+            supporter = replace(supporter, used=True)
+        supporters.append(supporter)
+    rulers = list(visit.rulers)
+    if visit.succeeded:
+        supporters.append(Supporter(rulers[visit.position - 1]))
+        rulers[visit.position - 1] = None
+    return replace(
+        tour,
+        rulers=tuple(rulers),
+        supporters=tuple(supporters),
+        visits=tour.visits + 1,
+        failed=not visit.succeeded,
+    )

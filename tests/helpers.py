@@ -1,0 +1,58 @@
+"""Small builders shared by the tests: states written as short card strings."""
+
+from __future__ import annotations
+
+from search.cards import CardSet, Ruler, Suit
+from search.rules import VisitState
+
+STANDARD_LAYOUT = tuple(
+    Ruler(kind, suit)
+    for kind, suit in [
+        ("K", Suit.CLUBS),
+        ("Q", Suit.HEARTS),
+        ("K", Suit.SPADES),
+        ("Q", Suit.DIAMONDS),
+        ("K", Suit.HEARTS),
+        ("Q", Suit.CLUBS),
+        ("K", Suit.DIAMONDS),
+        ("Q", Suit.SPADES),
+    ]
+)
+
+
+def cards(text: str) -> CardSet:
+    """Cards written like ``'AC 7H 3S'``."""
+    return CardSet.parse(text)
+
+
+def visit(
+    hand: str,
+    *,
+    position: int = 4,
+    target: int | None = None,
+    trump: Suit | None = None,
+    deck: str | None = None,
+    discard: str = "",
+    scoring: str = "",
+    jacks: str = "CDHS",
+    supporters: tuple[Ruler, ...] = (),
+    rulers: tuple[Ruler | None, ...] = STANDARD_LAYOUT,
+    published_rules: bool = False,
+) -> VisitState:
+    """A visit state in DECIDE; the deck defaults to every card not placed elsewhere."""
+    hand_set, discard_set, scoring_set = cards(hand), cards(discard), cards(scoring)
+    deck_set = cards(deck) if deck is not None else CardSet.full() - hand_set - discard_set - scoring_set
+    ruler = rulers[position - 1]
+    return VisitState(
+        position=position,
+        target=target if target is not None else position,
+        trump=trump if trump is not None else ruler.suit,
+        hand=hand_set,
+        deck=deck_set,
+        discard=discard_set,
+        scoring=scoring_set,
+        jacks=frozenset(Suit.from_letter(c) for c in jacks),
+        supporters=supporters,
+        rulers=rulers,
+        published_rules=published_rules,
+    )
