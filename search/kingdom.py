@@ -1,0 +1,346 @@
+"""Exact chance of a kingdom: expectimax over one visit with memoisation (RULINGS.md §7).
+
+The solver decides which card answers each ruler card and, before the first
+debate and between any two, whether to use an ability and how; chance turns
+the unseen cards up in a uniformly random order, refilling the deck from the
+discard pile per R1/R2. It returns the probability of ending the visit with
+exactly the target.
+
+Three savings make it fast, each can be switched off for comparison:
+
+- *Canonical keys* (``canonical``): a state is keyed by each suit's
+  interleaving of hand and deck cards (see :mod:`search.suitpatterns`), suits
+  of equal role sorted (suit symmetry); the discard pile enters the key only
+  when the deck could still run out.
+- *Target vectors* (``vectorise``): a state's value is the vector over
+  "wins still needed" 0..8 with componentwise maxima, so one solve serves
+  every kingdom with that trump.
+- *Equivalent choices*: adjacent cards of one pile are one choice.
+
+Values are floats, or exact ``Fraction`` with ``exact=True``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+
+from .cards import Suit
+from .suitpatterns import draw_subsets, hand_run_pairs, hand_runs, reveal_classes, signature
+
+MAX_NEED = 8
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+BYTE = 0xFF
+SUIT_MASKS = tuple(BYTE << (8 * s) for s in range(4))
+
+
+class TimeLimitExceeded(Exception):
+    """The exact search ran past its time budget."""
+
+
+@dataclass(frozen=True)
+class Abilities:
+    """How many uses of each suit's ability are left (Jacks plus supporters), and the
+    suits Politics may bring (the other unvisited rulers)."""
+
+    counts: tuple[int, int, int, int] = (0, 0, 0, 0)  # ♣ ♦ ♥ ♠
+    pool: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, jacks: str | set = "", supporters: list | tuple = (), pool=()) -> Abilities:
+        """Counts from Jack suits and supporter suits (Suit values or letters)."""
+        counts = [0, 0, 0, 0]
+        for suit in list(jacks) + list(supporters):
+            counts[_suit_index(suit)] += 1
+        return cls(tuple(counts), tuple(sorted(_suit_index(s) for s in pool)))
+
+
+def _suit_index(suit) -> int:
+    if isinstance(suit, str):
+        return Suit.from_letter(suit).value
+    return int(suit)
+
+
+@dataclass
+class SolverStats:
+    """Work done by a solver: memo entries and node expansions."""
+
+    states: int = 0
+    expansions: int = 0
+
+
+class KingdomSolver:
+    """Expectimax over one visit; owns its memo so repeated queries share work."""
+
+    def __init__(
+        self,
+        *,
+        exact: bool = False,
+        canonical: bool = True,
+        vectorise: bool = True,
+        deadline: float | None = None,
+    ) -> None:
+        self.exact = exact
+        self.canonical = canonical
+        self.vectorise = vectorise
+        self.deadline = deadline
+        self.one = Fraction(1) if exact else 1.0
+        self.zero = Fraction(0) if exact else 0.0
+        self.memo: dict = {}
+        self.stats = SolverStats()
+
+    # --- value vectors ------------------------------------------------------------
+
+    def _terminal(self, need: int | None) -> tuple:
+        if need is None:
+            return (self.one,) + (self.zero,) * MAX_NEED
+        return (self.one if need == 0 else self.zero,)
+
+    def _child(self, won: bool, hand, deck, disc, trump, abil, pool, need):
+        """Value of a successor DECIDE node, shifted by a win."""
+        if need is None:
+            value = self.decide(hand, deck, disc, trump, abil, pool, None)
+            return (self.zero,) + value[:-1] if won else value
+        need -= won
+        if need < 0:
+            return (self.zero,)
+        return self.decide(hand, deck, disc, trump, abil, pool, need)
+
+    # --- keys -----------------------------------------------------------------------
+
+    def _discard_matters(self, hand, deck, disc, abil) -> bool:
+        """Whether the deck can run out before the visit ends (R1), bringing the discard
+        pile back."""
+        if not disc:
+            return False
+        in_play = hand | deck | disc
+        max_draws = abil[CLUBS] * (in_play & SUIT_MASKS[CLUBS]).bit_count() + 2 * abil[DIAMONDS]
+        return hand.bit_count() + 2 * max_draws > deck.bit_count()
+
+    def _key(self, hand, deck, disc, trump, abil, pool, need):
+        if not self.canonical:
+            return (hand, deck, disc, trump, abil, pool, need)
+        military = abil[CLUBS] > 0
+        politics = abil[SPADES] > 0
+        sigs = []
+        trump_sig = 0
+        for s in range(4):
+            shift = 8 * s
+            sig = signature((hand >> shift) & BYTE, (deck >> shift) & BYTE, (disc >> shift) & BYTE)
+            role = (military and s == CLUBS, pool.count(s) if politics else 0)
+            if s == trump:
+                trump_sig = (role, sig)
+            else:
+                sigs.append((role, sig))
+        sigs.sort()
+        return (trump_sig, tuple(sigs), abil, need)
+
+    # --- the game tree ----------------------------------------------------------------
+
+    def decide(self, hand, deck, disc, trump, abil, pool, need=None):
+        """Value of a DECIDE node: the best option, each an expectation over chance of the
+        best choice."""
+        if not hand:
+            return self._terminal(need)
+        if disc and not self._discard_matters(hand, deck, disc, abil):
+            disc = 0
+        if not abil[SPADES]:
+            pool = ()
+        key = self._key(hand, deck, disc, trump, abil, pool, need)
+        memo = self.memo
+        value = memo.get(key)
+        if value is not None:
+            return value
+        self.stats.expansions += 1
+        if self.deadline is not None and self.stats.expansions % 256 == 0:
+            if time.perf_counter() > self.deadline:
+                raise TimeLimitExceeded
+        best = None
+        for _, outcomes in self.options(hand, deck, disc, trump, abil, pool):
+            value = self.option_value(outcomes, need)
+            best = value if best is None else tuple(map(max, best, value))
+        memo[key] = best
+        return best
+
+    def option_value(self, outcomes, need):
+        """Expectation over ``outcomes`` of the best choice in each."""
+        acc = None
+        child = self._child
+        for weight, choices in outcomes:
+            if len(choices) == 1:
+                won, state = choices[0]
+                best = child(won, *state, need)
+            else:
+                best = tuple(map(max, *(child(won, *state, need) for won, state in choices)))
+            if acc is None:
+                acc = [weight * v for v in best]
+            else:
+                acc = [a + weight * v for a, v in zip(acc, best)]
+        return tuple(acc)
+
+    def options(self, hand, deck, disc, trump, abil, pool):
+        """Every option at a DECIDE node as ``(label, outcomes)``; outcomes are
+        ``(probability, choices)`` and choices ``(won, successor state)``.
+
+        Labels: ``("debate",)``, ``("H",)``, ``("C",)``, ``("D",)``, ``("S", new trump)``.
+        """
+        result = [(("debate",), self.debate_outcomes(hand, deck, disc, trump, abil, pool))]
+        if abil[HEARTS] and hand & SUIT_MASKS[trump]:
+            trumps = hand & SUIT_MASKS[trump]
+            state = (hand & ~trumps, deck, disc | trumps, trump, _less(abil, HEARTS), pool)
+            result.append((("H",), [(self.one, [(False, state)])]))
+        if abil[SPADES]:
+            rest = _less(abil, SPADES)
+            for suit in sorted(set(pool)):
+                if suit != trump:
+                    new_pool = list(pool)
+                    new_pool.remove(suit)
+                    new_pool = tuple(sorted(new_pool + [trump]))
+                    state = (hand, deck, disc, suit, rest, new_pool)
+                    result.append((("S", suit), [(self.one, [(False, state)])]))
+        if abil[CLUBS] and hand & SUIT_MASKS[CLUBS] and (deck or disc):
+            count = (hand & SUIT_MASKS[CLUBS]).bit_count()
+            rest = _less(abil, CLUBS)
+            outcomes = [
+                (w, [(False, (h, d, x, trump, rest, pool))])
+                for w, h, d, x in self.draws(hand, deck, disc, count)
+            ]
+            result.append((("C",), outcomes))
+        if abil[DIAMONDS]:
+            rest = _less(abil, DIAMONDS)
+            outcomes = []
+            for w, h, d, x in self.draws(hand, deck, disc, 2):
+                if h.bit_count() <= 2:  # R3: discard the whole hand
+                    choices = [(False, (0, d, x | h, trump, rest, pool))]
+                else:
+                    choices = [
+                        (False, (h & ~pair, d, x | pair, trump, rest, pool))
+                        for pair in discard_pairs(h, d | x)
+                    ]
+                outcomes.append((w, choices))
+            result.append((("D",), outcomes))
+        return result
+
+    def draws(self, hand, deck, disc, count):
+        """Outcomes of drawing ``count`` cards: (probability, hand, deck, discard); R1
+        refills an empty deck from the discard pile, R2 stops the draws."""
+        size = deck.bit_count()
+        if count > size:
+            hand, deck, disc, count = hand | deck, disc, 0, count - size
+            size = deck.bit_count()
+            if size == 0:
+                return [(self.one, hand, deck, disc)]
+            count = min(count, size)
+        total = comb(size, count)
+        outcomes = []
+        for drawn, ways in _draw_combinations(hand, deck, disc, count):
+            weight = Fraction(ways, total) if self.exact else ways / total
+            outcomes.append((weight, hand | drawn, deck & ~drawn, disc))
+        return outcomes
+
+    def debate_outcomes(self, hand, deck, disc, trump, abil, pool):
+        """The next debate: each class of revealed card with its answers."""
+        if not deck:
+            if not disc:  # R2: no card to reveal, the visit ends as it stands
+                return [(self.one, [(False, (0, 0, 0, trump, abil, pool))])]
+            deck, disc = disc, 0  # R1
+        size = deck.bit_count()
+        outcomes = []
+        for card, count, answers in self.reveals(hand, deck, trump):
+            weight = Fraction(count, size) if self.exact else count / size
+            deck2 = deck & ~card
+            choices = [
+                (won, (hand & ~answer, deck2, disc | card if won else disc | card | answer, trump, abil, pool))
+                for answer, won in answers
+            ]
+            outcomes.append((weight, choices))
+        return outcomes
+
+    def reveals(self, hand, deck, trump):
+        """Classes of revealed cards: (card bit, how many deck cards alike, [(answer bit,
+        wins)])."""
+        out = []
+        for s in range(4):
+            shift = 8 * s
+            deck_byte = (deck >> shift) & BYTE
+            if not deck_byte:
+                continue
+            hand_byte = (hand >> shift) & BYTE
+            if hand_byte:  # must follow suit: higher wins, lower loses
+                for low, count, above, below in reveal_classes(hand_byte, deck_byte):
+                    answers = [(a << shift, True) for a in above]
+                    answers.extend((b << shift, False) for b in below)
+                    out.append((low << shift, count, answers))
+            else:  # void: a trump wins on a non-trump card, anything else loses
+                answers = void_answers(hand, deck, trump, s)
+                for low, count, _, _ in reveal_classes(0, deck_byte):
+                    out.append((low << shift, count, answers))
+        return out
+
+
+def void_answers(hand, deck, trump, revealed_suit):
+    """Answers when void in the revealed suit: one per run of equivalent hand cards."""
+    answers = []
+    for t in range(4):
+        shift = 8 * t
+        hand_byte = (hand >> shift) & BYTE
+        if not hand_byte:
+            continue
+        won = t == trump and revealed_suit != trump
+        others = (deck >> shift) & BYTE
+        answers.extend((r << shift, won) for r in hand_runs(hand_byte, others))
+    return answers
+
+
+def discard_pairs(hand, others):
+    """Two-card discards up to equivalence: within one suit, or one run from each of two."""
+    pairs = []
+    reps = []
+    for s in range(4):
+        shift = 8 * s
+        hand_byte = (hand >> shift) & BYTE
+        if not hand_byte:
+            continue
+        other_byte = (others >> shift) & BYTE
+        pairs.extend(p << shift for p in hand_run_pairs(hand_byte, other_byte))
+        reps.append([r << shift for r in hand_runs(hand_byte, other_byte)])
+    for a, b in combinations(range(len(reps)), 2):
+        pairs.extend(x | y for x in reps[a] for y in reps[b])
+    return pairs
+
+
+def _draw_combinations(hand, deck, disc, count):
+    """Subsets of ``count`` deck cards up to per-suit pattern: (drawn mask, multiplicity)."""
+    per_suit = []
+    for s in range(4):
+        shift = 8 * s
+        h, d, x = (hand >> shift) & BYTE, (deck >> shift) & BYTE, (disc >> shift) & BYTE
+        options = []
+        for m in range(min(count, d.bit_count()) + 1):
+            options.append([(drawn << shift, ways) for drawn, ways in draw_subsets(h, d, x, m)])
+        per_suit.append(options)
+
+    results = []
+
+    def extend(suit, left, drawn, ways):
+        if suit == 4:
+            if left == 0:
+                results.append((drawn, ways))
+            return
+        options = per_suit[suit]
+        for m in range(min(left, len(options) - 1) + 1):
+            for part, n in options[m]:
+                extend(suit + 1, left - m, drawn | part, ways * n)
+
+    extend(0, count, 0, 1)
+    return results
+
+
+def _less(abil, suit):
+    counts = list(abil)
+    counts[suit] -= 1
+    return tuple(counts)
+
