@@ -90,7 +90,10 @@ def simulate_command(
         raise typer.BadParameter("play at least 1 tour", param_hint="--tours")
     if seed < 0:
         raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
-    player = make_policy(policy)
+    try:
+        player = make_policy(policy)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--policy") from None
     config = TourConfig(short=short, published_rules=published_rules)
     with tables.progress_bar(
         tours, f"{policy} tours", enabled=not as_json and tours >= 200
@@ -112,7 +115,10 @@ def main() -> None:
         _fail("aborted", 1)
     except Exception as error:
         if hasattr(error, "format_message") and hasattr(error, "exit_code"):
-            _fail(error.format_message(), error.exit_code)  # click usage errors
+            message = error.format_message()
+            if not message:  # no arguments: typer has printed the help
+                sys.exit(error.exit_code)
+            _fail(message, error.exit_code)  # click usage errors
         raise
     if isinstance(code, int) and code:
         sys.exit(code)

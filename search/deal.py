@@ -50,8 +50,11 @@ class Stream:
 
     def bits(self, count: int) -> int:
         """``count`` fresh random bits as an integer."""
-        if self._bits < count:
+        while self._bits < count:
+            block, size = self._buffer, self._bits
             self._refill()
+            self._buffer = block | (self._buffer << size)
+            self._bits += size
         value = self._buffer & ((1 << count) - 1)
         self._buffer >>= count
         self._bits -= count
@@ -59,7 +62,9 @@ class Stream:
 
     def below(self, bound: int) -> int:
         """A uniform integer in ``[0, bound)``, without modulo bias (rejection sampling)."""
-        if bound <= 1:
+        if bound < 1:
+            raise ValueError(f"no integer lies in [0, {bound})")
+        if bound == 1:
             return 0
         width = (bound - 1).bit_length()
         while True:
