@@ -92,6 +92,10 @@ class KingdomSolver:
         self.memo: dict = {}
         self.stats = SolverStats()
 
+    def state_count(self) -> int:
+        """How many states the memo holds."""
+        return len(self.memo)
+
     # --- value vectors ------------------------------------------------------------
 
     def _terminal(self, need: int | None) -> tuple:
