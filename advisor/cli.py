@@ -15,12 +15,15 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from search.cards import CardSet
 from search.deal import Deal
+from search.odds import make_position, solve_kingdom
 from search.policies import POLICIES, make_policy
 from search.simulate import simulate
 from search.tour import TourConfig
 
 from . import tables
+from .notation import parse_cards, parse_suit, parse_suits
 
 app = typer.Typer(
     name="emissary",
@@ -103,6 +106,55 @@ def simulate_command(
         _print_json(result.to_json())
         return
     _console().print(tables.simulation_view(result))
+
+
+@app.command()
+def odds(
+    hand: Annotated[str, typer.Argument(help='The 8 cards (or fewer mid-visit), e.g. "AC 6C 3H 8H".')],
+    trump: Annotated[str, typer.Option("--trump", help="Suit of the ruler visited: C D H S or ♣ ♦ ♥ ♠.")],
+    target: Annotated[int, typer.Option("--target", help="Wins needed: the kingdom's number, 1..8.")],
+    abilities: Annotated[
+        str, typer.Option("--abilities", help="Jacks available, e.g. HC; 'none' for none.")
+    ] = "HCSD",
+    supporters: Annotated[
+        str, typer.Option("--supporters", help="Suits of unused supporters, e.g. HS.")
+    ] = "",
+    pool: Annotated[
+        str, typer.Option("--pool", help="Suits of the other unvisited rulers (for Politics).")
+    ] = "",
+    exact: Annotated[bool, typer.Option("--exact", help="Exact fractions (slower).")] = False,
+    time_limit: Annotated[
+        float | None,
+        typer.Option("--time-limit", help="Seconds for the exact search; then a Monte Carlo estimate."),
+    ] = None,
+    as_json: JsonOption = False,
+    ascii: AsciiOption = False,
+) -> None:
+    """Exact chance of winning exactly TARGET debates with HAND, and the best first action."""
+    cards = CardSet(parse_cards(hand))
+    if len(cards) > 8:
+        raise typer.BadParameter(
+            f"a hand holds at most 8 cards at the start of a visit, got {len(cards)}",
+            param_hint="HAND",
+        )
+    if not 1 <= target <= 8:
+        raise typer.BadParameter(f"{target} is not a kingdom: use 1..8", param_hint="--target")
+    if time_limit is not None and time_limit <= 0:
+        raise typer.BadParameter("give a positive number of seconds", param_hint="--time-limit")
+    position = make_position(
+        cards,
+        parse_suit(trump),
+        target,
+        jacks=parse_suits(abilities),
+        supporters=parse_suits(supporters),
+        pool=parse_suits(pool),
+    )
+    with tables.spinner("solving", enabled=not as_json):
+        result = solve_kingdom(position, exact=exact, time_limit=time_limit)
+    if as_json:
+        _print_json(result.to_json())
+        return
+    _console().print(tables.odds_view(position, result, ascii))
 
 
 def main() -> None:

@@ -11,9 +11,10 @@ from rich.table import Table
 from rich.text import Text
 
 from search.cards import CardSet, Ruler
+from search.odds import KingdomResult, Position
 from search.simulate import SimulationResult
 
-from .notation import cards_text, ruler_text
+from .notation import cards_text, ruler_text, suit_text
 
 
 def deal_view(
@@ -66,3 +67,72 @@ def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Calla
     with Progress(*columns, transient=True, console=Console(stderr=True)) as progress:
         task = progress.add_task(label, total=total)
         yield lambda done: progress.update(task, completed=done)
+
+
+@contextmanager
+def spinner(label: str, enabled: bool = True) -> Iterator[None]:
+    """A transient rich spinner on stderr while a computation runs."""
+    if not enabled:
+        yield
+        return
+    with Console(stderr=True).status(label):
+        yield
+
+
+def _percent(p: float) -> str:
+    return f"{100 * p:6.2f}%"
+
+
+def _bar(p: float, width: int = 20) -> str:
+    return "█" * round(width * p)
+
+
+def odds_view(position: Position, result: KingdomResult, ascii: bool) -> Group:
+    """The chance, the options ranked best first with their loss, and the wins distribution."""
+    trump = suit_text(position.trump, ascii)
+    head = Text.assemble(
+        "Hand ", cards_text(position.hand, ascii), "  trump ", trump,
+        f"  target {position.target}",
+        f"  (wins so far {position.wins})" if position.wins else "",
+    )
+    if result.estimate:
+        low, high = result.interval
+        verdict = Text(
+            f"Chance ≈ {_percent(result.chance).strip()} — ESTIMATE from {result.playouts} "
+            f"Monte Carlo playouts (95% CI {_percent(low).strip()}–{_percent(high).strip()}); "
+            "the exact search ran out of time. The fallback policy never beats optimal play.",
+            style="yellow",
+        )
+        return Group(head, verdict, _distribution_table(result))
+    verdict = Text.assemble(
+        ("Chance ", "bold"),
+        (_percent(result.chance).strip(), "bold green"),
+        f" = {result.chance_exact}" if result.chance_exact is not None else "",
+        "  best: ",
+        (result.best.describe(ascii), "bold"),
+    )
+    options = Table(title="Options", title_justify="left")
+    options.add_column("option")
+    options.add_column("chance", justify="right")
+    options.add_column("loss", justify="right")
+    options.add_column("")
+    ranked = sorted(result.options, key=lambda item: -item[1])
+    for option, chance in ranked:
+        options.add_row(
+            option.describe(ascii),
+            _percent(chance),
+            "" if chance == result.chance else _percent(result.chance - chance),
+            _bar(chance),
+        )
+    footer = Text(f"{result.states:,} states, {result.seconds:.3f} s", style="dim")
+    return Group(head, verdict, options, _distribution_table(result), footer)
+
+
+def _distribution_table(result: KingdomResult) -> Table:
+    table = Table(title="Wins at the end (best play for the target)", title_justify="left")
+    table.add_column("wins", justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("")
+    for wins, p in enumerate(result.distribution):
+        table.add_row(str(wins), _percent(p), _bar(p))
+    return table

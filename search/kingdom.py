@@ -90,6 +90,7 @@ class KingdomSolver:
         self.one = Fraction(1) if exact else 1.0
         self.zero = Fraction(0) if exact else 0.0
         self.memo: dict = {}
+        self.dist_memo: dict = {}
         self.stats = SolverStats()
 
     def state_count(self) -> int:
@@ -115,11 +116,9 @@ class KingdomSolver:
 
     # --- keys -----------------------------------------------------------------------
 
-    def _discard_matters(self, hand, deck, disc, abil) -> bool:
-        """Whether the deck can run out before the visit ends (R1), bringing the discard
-        pile back."""
-        if not disc:
-            return False
+    def _reshuffle_possible(self, hand, deck, disc, abil) -> bool:
+        """Whether the deck can run out before the visit ends (R1): then discarded cards come
+        back, so the discard pile matters and played cards are no longer interchangeable."""
         in_play = hand | deck | disc
         max_draws = abil[CLUBS] * (in_play & SUIT_MASKS[CLUBS]).bit_count() + 2 * abil[DIAMONDS]
         return hand.bit_count() + 2 * max_draws > deck.bit_count()
@@ -149,7 +148,7 @@ class KingdomSolver:
         best choice."""
         if not hand:
             return self._terminal(need)
-        if disc and not self._discard_matters(hand, deck, disc, abil):
+        if disc and not self._reshuffle_possible(hand, deck, disc, abil):
             disc = 0
         if not abil[SPADES]:
             pool = ()
@@ -168,6 +167,50 @@ class KingdomSolver:
             best = value if best is None else tuple(map(max, best, value))
         memo[key] = best
         return best
+
+    def distribution(self, hand, deck, disc, trump, abil, pool, need):
+        """P(j more wins) for j = 0, 1, … under the policy that is optimal for ``need`` more
+        wins (ties go to the first option listed by :meth:`options`)."""
+        if not hand:
+            return (self.one,)
+        if disc and not self._reshuffle_possible(hand, deck, disc, abil):
+            disc = 0
+        if not abil[SPADES]:
+            pool = ()
+        key = (self._key(hand, deck, disc, trump, abil, pool, None), need)
+        cached = self.dist_memo.get(key)
+        if cached is not None:
+            return cached
+        chosen, best = None, None
+        for _, outcomes in self.options(hand, deck, disc, trump, abil, pool):
+            score = self._component(self.option_value(outcomes, None), need)
+            if best is None or score > best:
+                chosen, best = outcomes, score
+        total: list = []
+        for weight, choices in chosen:
+            won, state = self.best_choice(choices, need)
+            part = self.distribution(*state, need - won)
+            if won:
+                part = (self.zero,) + part
+            if len(total) < len(part):
+                total.extend([self.zero] * (len(part) - len(total)))
+            for j, p in enumerate(part):
+                total[j] += weight * p
+        result = tuple(total)
+        self.dist_memo[key] = result
+        return result
+
+    def best_choice(self, choices, need):
+        """The choice ``(won, state)`` with the highest chance of ``need`` more wins."""
+        best_choice, best = None, None
+        for won, state in choices:
+            score = self._component(self.decide(*state), need - won)
+            if best is None or score > best:
+                best_choice, best = (won, state), score
+        return best_choice
+
+    def _component(self, vector, need):
+        return vector[need] if 0 <= need < len(vector) else self.zero
 
     def option_value(self, outcomes, need):
         """Expectation over ``outcomes`` of the best choice in each."""
@@ -191,7 +234,8 @@ class KingdomSolver:
 
         Labels: ``("debate",)``, ``("H",)``, ``("C",)``, ``("D",)``, ``("S", new trump)``.
         """
-        result = [(("debate",), self.debate_outcomes(hand, deck, disc, trump, abil, pool))]
+        merge = not self._reshuffle_possible(hand, deck, disc, abil)
+        result = [(("debate",), self.debate_outcomes(hand, deck, disc, trump, abil, pool, merge))]
         if abil[HEARTS] and hand & SUIT_MASKS[trump]:
             trumps = hand & SUIT_MASKS[trump]
             state = (hand & ~trumps, deck, disc | trumps, trump, _less(abil, HEARTS), pool)
@@ -222,7 +266,7 @@ class KingdomSolver:
                 else:
                     choices = [
                         (False, (h & ~pair, d, x | pair, trump, rest, pool))
-                        for pair in discard_pairs(h, d | x)
+                        for pair in (discard_pairs(h, d | x) if merge else _all_pairs(h))
                     ]
                 outcomes.append((w, choices))
             result.append((("D",), outcomes))
@@ -245,15 +289,17 @@ class KingdomSolver:
             outcomes.append((weight, hand | drawn, deck & ~drawn, disc))
         return outcomes
 
-    def debate_outcomes(self, hand, deck, disc, trump, abil, pool):
-        """The next debate: each class of revealed card with its answers."""
+    def debate_outcomes(self, hand, deck, disc, trump, abil, pool, merge=True):
+        """The next debate: each class of revealed card with its answers; ``merge`` groups
+        interchangeable cards (never when played cards may come back, R1)."""
         if not deck:
             if not disc:  # R2: no card to reveal, the visit ends as it stands
                 return [(self.one, [(False, (0, 0, 0, trump, abil, pool))])]
             deck, disc = disc, 0  # R1
         size = deck.bit_count()
         outcomes = []
-        for card, count, answers in self.reveals(hand, deck, trump):
+        classes = self.reveals(hand, deck, trump) if merge else _single_reveals(hand, deck, trump)
+        for card, count, answers in classes:
             weight = Fraction(count, size) if self.exact else count / size
             deck2 = deck & ~card
             choices = [
@@ -314,6 +360,33 @@ def discard_pairs(hand, others):
     for a, b in combinations(range(len(reps)), 2):
         pairs.extend(x | y for x in reps[a] for y in reps[b])
     return pairs
+
+
+def _single_reveals(hand, deck, trump):
+    """Every revealed card with every legal answer, nothing grouped."""
+    out = []
+    for card in _bits(deck):
+        suit = card.bit_length() - 1 >> 3
+        same = hand & SUIT_MASKS[suit]
+        if same:
+            answers = [(a, a > card) for a in _bits(same)]
+        else:
+            answers = [(a, suit != trump and bool(a & SUIT_MASKS[trump])) for a in _bits(hand)]
+        out.append((card, 1, answers))
+    return out
+
+
+def _all_pairs(hand):
+    return [a | b for a, b in combinations(_bits(hand), 2)]
+
+
+def _bits(mask):
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
 
 
 def _draw_combinations(hand, deck, disc, count):

@@ -1,0 +1,206 @@
+"""Monte Carlo estimates of a kingdom's chance, and playouts of a solver's own policy.
+
+Used when the exact search runs out of its time budget: the estimate is the
+success rate of a *fallback policy* over seeded random deck orders, with a 95%
+Wilson interval. The fallback plays exactly (by the solver's values) with
+Diplomacy and Politics, and uses the drawing abilities by rule:
+
+- Military when more wins are needed than cards remain in hand;
+- Commerce before the first debate when the exact chance without drawing
+  abilities is below one half, discarding the pair that leaves the best exact
+  chance.
+
+Since the fallback is one particular policy, its success rate never exceeds the
+optimal chance: the estimate is conservative.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .cards import SUIT_MASK, iter_bits
+from .deal import Stream
+from .kingdom import CLUBS, DIAMONDS, HEARTS, SPADES, KingdomSolver, _all_pairs
+from .stats import wilson_interval
+
+MIN_PLAYOUTS = 200
+
+
+def _suit(mask: int, suit: int) -> int:
+    return mask & (SUIT_MASK << (8 * suit))
+
+
+def _wins(ruler_card: int, answer: int, trump: int) -> bool:
+    rs, ans = ruler_card >> 3, answer >> 3
+    if rs == ans:
+        return answer > ruler_card
+    return ans == trump
+
+
+class Playout:
+    """One visit played to its end on card masks, cards turning up from a seeded stream."""
+
+    def __init__(self, state: tuple, stream: Stream) -> None:
+        self.hand, self.deck, self.disc, self.trump, abil, pool = state
+        self.abil = list(abil)
+        self.pool = list(pool)
+        self.stream = stream
+        self.order = stream.shuffle(list(iter_bits(self.deck)))
+        self.wins = 0
+
+    def next_card(self) -> int | None:
+        """The deck's top card (index), refilling from the discard pile per R1; None per R2."""
+        if not self.deck:
+            if not self.disc:
+                return None
+            self.deck, self.disc = self.disc, 0
+            self.order = self.stream.shuffle(list(iter_bits(self.deck)))
+        card = self.order.pop()
+        self.deck &= ~(1 << card)
+        return card
+
+    def draw(self, count: int) -> None:
+        """Draw up to ``count`` cards into the hand (R2: fewer if none are left)."""
+        for _ in range(count):
+            card = self.next_card()
+            if card is None:
+                return
+            self.hand |= 1 << card
+
+    def state(self, abil: list[int] | None = None) -> tuple:
+        """The solver's view of the current state."""
+        abil = self.abil if abil is None else abil
+        pool = tuple(sorted(self.pool)) if abil[SPADES] else ()
+        return (self.hand, self.deck, self.disc, self.trump, tuple(abil), pool)
+
+
+def play_policy(
+    solver: KingdomSolver,
+    state: tuple,
+    need: int,
+    stream: Stream,
+    waiting: int | None = None,
+    fallback: bool = True,
+) -> int:
+    """Play one visit to its end; returns the wins made.
+
+    With ``fallback`` the drawing abilities follow the rules in the module
+    docstring; without it every decision is the solver's optimal one, so the
+    playouts sample the very policy whose value the solver reports.
+    """
+    game = Playout(state, stream)
+    first = True
+    if waiting is not None:
+        _answer(solver, game, waiting, _policy_abilities(game, fallback), need)
+        first = False
+    while game.hand:
+        still = need - game.wins
+        abil = _policy_abilities(game, fallback)
+        if fallback and game.abil[CLUBS] and _suit(game.hand, CLUBS) and still > game.hand.bit_count():
+            label = ("C",)
+        elif fallback and first and game.abil[DIAMONDS] and 0 <= still <= 8 and (
+            solver._component(solver.decide(*game.state(abil)), still) < 0.5
+        ):
+            label = ("D",)
+        else:
+            label, best_value = None, None
+            for option, outcomes in solver.options(*game.state(abil)):
+                value = solver._component(solver.option_value(outcomes, None), still)
+                if best_value is None or value > best_value:
+                    label, best_value = option, value
+        first = False
+        kind = label[0]
+        if kind == "debate":
+            card = game.next_card()
+            if card is None:
+                break  # R2: no debate can be held
+            _answer(solver, game, card, abil, still)
+            continue
+        game.abil["CDHS".index(kind)] -= 1
+        if kind == "H":
+            trumps = _suit(game.hand, game.trump)
+            game.hand &= ~trumps
+            game.disc |= trumps
+        elif kind == "S":
+            game.pool.remove(label[1])
+            game.pool.append(game.trump)
+            game.trump = label[1]
+        elif kind == "C":
+            game.draw(_suit(game.hand, CLUBS).bit_count())
+        else:
+            game.draw(2)
+            _discard_best_pair(solver, game, _policy_abilities(game, fallback), still)
+    return game.wins
+
+
+def _policy_abilities(game: Playout, fallback: bool) -> list[int]:
+    """The abilities the solver plans with: all that are left, or none that draw."""
+    if fallback:
+        return [0, 0, game.abil[HEARTS], game.abil[SPADES]]
+    return list(game.abil)
+
+
+def _answer(solver: KingdomSolver, game: Playout, card: int, abil: list[int], still: int) -> None:
+    suit_cards = _suit(game.hand, card >> 3)
+    legal = suit_cards or game.hand
+    best, best_value = None, None
+    for answer in iter_bits(legal):
+        won = _wins(card, answer, game.trump)
+        hand = game.hand & ~(1 << answer)
+        disc = game.disc | (1 << card) | (0 if won else 1 << answer)
+        value = solver._child(won, hand, game.deck, disc, game.trump, tuple(abil), game.state(abil)[5], None)
+        score = solver._component(value, still)
+        if best_value is None or score > best_value:
+            best, best_value = (answer, won, hand, disc), score
+    answer, won, game.hand, game.disc = best
+    game.wins += won
+
+
+def _discard_best_pair(solver: KingdomSolver, game: Playout, abil: list[int], still: int) -> None:
+    if game.hand.bit_count() <= 2:
+        game.disc |= game.hand
+        game.hand = 0
+        return
+    best, best_value = None, None
+    for pair in _all_pairs(game.hand):
+        value = solver.decide(game.hand & ~pair, game.deck, game.disc | pair, game.trump, tuple(abil), game.state(abil)[5])
+        score = solver._component(value, still)
+        if best_value is None or score > best_value:
+            best, best_value = pair, score
+    game.hand &= ~best
+    game.disc |= best
+
+
+def estimate_kingdom(position, seconds: float | None, started: float, seed: int = 0):
+    """Monte Carlo estimate of ``position``'s chance with the fallback policy: runs for about
+    ``seconds`` more (at least :data:`MIN_PLAYOUTS` playouts)."""
+    from .odds import KingdomResult, _root, make_solver
+
+    solver = make_solver()
+    state = _root(position)
+    budget_end = time.perf_counter() + (seconds or 1.0)
+    successes = playouts = 0
+    histogram: dict[int, int] = {}
+    while playouts < MIN_PLAYOUTS or time.perf_counter() < budget_end:
+        waiting = position.waiting.index if position.waiting is not None else None
+        stream = Stream(seed, "playout", playouts)
+        wins = play_policy(solver, state, position.need, stream, waiting)
+        total = position.wins + wins
+        histogram[total] = histogram.get(total, 0) + 1
+        successes += total == position.target
+        playouts += 1
+    low, high = wilson_interval(successes, playouts)
+    distribution = tuple(histogram.get(j, 0) / playouts for j in range(max(histogram) + 1))
+    return KingdomResult(
+        chance=successes / playouts,
+        chance_exact=None,
+        needs=(),
+        best=None,
+        options=(),
+        distribution=distribution,
+        states=solver.state_count(),
+        seconds=time.perf_counter() - started,
+        estimate=True,
+        interval=(low, high),
+        playouts=playouts,
+    )

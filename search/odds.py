@@ -1,0 +1,273 @@
+"""The chance of a kingdom from what the player sees (RULINGS.md §7): API over the solver.
+
+A :class:`Position` is a visit as the player sees it: hand, trump, target, the
+cards seen in the discard and scoring piles, a ruler card waiting or not, and
+the abilities left. :func:`solve_kingdom` returns a :class:`KingdomResult` with
+the exact chance of finishing with exactly the target, every option's chance,
+the best option and the distribution of wins under the policy that is optimal
+for the target. With a time limit, an exact search that runs out of time gives
+way to a Monte Carlo estimate, flagged as such, with its 95% interval.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .cards import FULL_MASK, Card, CardSet, Suit
+from .kingdom import MAX_NEED, Abilities, KingdomSolver, TimeLimitExceeded
+from .rules import wins_debate
+
+
+class InvalidPositionError(ValueError):
+    """A position that cannot arise in a visit."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A visit as the player sees it; ``scoring`` holds the cards won so far."""
+
+    hand: CardSet
+    trump: Suit
+    target: int
+    abilities: Abilities = field(default_factory=Abilities)
+    discard: CardSet = CardSet()
+    scoring: CardSet = CardSet()
+    waiting: Card | None = None
+
+    @property
+    def wins(self) -> int:
+        """Debates won so far."""
+        return len(self.scoring)
+
+    @property
+    def need(self) -> int:
+        """Wins still needed to hit the target exactly."""
+        return self.target - self.wins
+
+    @property
+    def deck(self) -> CardSet:
+        """The unseen cards: everything not in hand, in a pile, or waiting."""
+        waiting = CardSet([self.waiting]) if self.waiting else CardSet()
+        return CardSet.full() - self.hand - self.discard - self.scoring - waiting
+
+    def validate(self) -> None:
+        """Raise :class:`InvalidPositionError` with a one-line reason if impossible."""
+        if not 1 <= self.target <= MAX_NEED:
+            raise InvalidPositionError(f"target {self.target} is outside 1..8")
+        if not self.hand:
+            raise InvalidPositionError("the hand is empty: the visit is over")
+        piles = {"discard pile": self.discard, "scoring pile": self.scoring}
+        for name, pile in piles.items():
+            both = self.hand & pile
+            if both:
+                raise InvalidPositionError(
+                    f"{both.ascii()} cannot be both in your hand and in the {name}"
+                )
+        if self.discard & self.scoring:
+            raise InvalidPositionError(
+                f"{(self.discard & self.scoring).ascii()} cannot be in both piles"
+            )
+        if self.waiting is not None and self.waiting.bit & (
+            self.hand.mask | self.discard.mask | self.scoring.mask
+        ):
+            raise InvalidPositionError(f"the waiting card {self.waiting.ascii()} is already placed")
+        counts = self.abilities.counts
+        if min(counts) < 0 or max(counts) > 3:
+            raise InvalidPositionError("impossible ability counts: at most a Jack and 2 supporters a suit")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice open to the player now."""
+
+    kind: str  # "debate", "answer" or "ability"
+    card: Card | None = None  # the answering card
+    suit: Suit | None = None  # the ability's suit
+    new_trump: Suit | None = None  # Politics: the trump it brings
+
+    def describe(self, ascii: bool = True) -> str:
+        """A short text such as ``answer 7H`` or ``Politics -> trump D``."""
+        def suit_text(s: Suit) -> str:
+            return s.letter if ascii else s.symbol
+
+        if self.kind == "debate":
+            return "debate now"
+        if self.kind == "answer":
+            return "answer " + (self.card.ascii() if ascii else str(self.card))
+        name = f"{self.suit.ability} ({suit_text(self.suit)})"
+        if self.new_trump is not None:
+            return f"{name} -> trump {suit_text(self.new_trump)}"
+        return name
+
+
+@dataclass(frozen=True)
+class KingdomResult:
+    """The solver's answer for one position."""
+
+    chance: float
+    chance_exact: Fraction | None
+    needs: tuple  # chance of exactly j more wins, j = 0..8, each under its own best policy
+    best: Option | None  # None for an estimate
+    options: tuple[tuple[Option, float], ...]  # every option with its chance, as listed
+    distribution: tuple[float, ...]  # P(final wins = j) under the policy best for the target
+    states: int
+    seconds: float
+    estimate: bool = False
+    interval: tuple[float, float] | None = None  # 95% CI when ``estimate``
+    playouts: int = 0
+
+    def to_json(self) -> dict:
+        """Plain JSON-ready figures."""
+        data = {
+            "chance": self.chance,
+            "estimate": self.estimate,
+            "distribution": list(self.distribution),
+            "best_action": self.best.describe() if self.best else None,
+            "actions": [{"action": o.describe(), "chance": v} for o, v in self.options],
+            "states": self.states,
+            "seconds": round(self.seconds, 6),
+        }
+        if self.chance_exact is not None:
+            data["chance_exact"] = f"{self.chance_exact.numerator}/{self.chance_exact.denominator}"
+        if self.estimate:
+            data["chance_ci"] = list(self.interval)
+            data["playouts"] = self.playouts
+        return data
+
+
+def make_position(
+    hand: CardSet,
+    trump: Suit,
+    target: int,
+    jacks: list[Suit] | tuple[Suit, ...] = tuple(Suit),
+    supporters: list[Suit] | tuple[Suit, ...] = (),
+    pool: list[Suit] | tuple[Suit, ...] = (),
+) -> Position:
+    """A visit's start from its parts, checked against the ruler cards that exist: two
+    rulers a suit, one of them here."""
+    if len(set(jacks)) != len(jacks):
+        raise InvalidPositionError("each Jack can be listed once")
+    if len(pool) > 7:
+        raise InvalidPositionError(f"at most 7 other rulers can be unvisited, got {len(pool)}")
+    for suit in Suit:
+        rulers = list(supporters).count(suit) + list(pool).count(suit) + (suit == trump)
+        if rulers > 2:
+            raise InvalidPositionError(
+                f"too many {suit.letter} rulers: only a King and a Queen exist "
+                f"(one rules here if trump is {suit.letter}; supporters and --pool share the rest)"
+            )
+    position = Position(hand, trump, target, Abilities.of(jacks, supporters, pool))
+    position.validate()
+    return position
+
+
+def _root(position: Position) -> tuple:
+    abilities = position.abilities
+    pool = abilities.pool if abilities.counts[3] else ()
+    return (
+        position.hand.mask,
+        position.deck.mask,
+        position.discard.mask,
+        int(position.trump),
+        abilities.counts,
+        pool,
+    )
+
+
+def make_solver(exact: bool = False, deadline: float | None = None) -> KingdomSolver:
+    """A fresh solver for one query."""
+    return KingdomSolver(exact=exact, deadline=deadline)
+
+
+def root_options(solver: KingdomSolver, position: Position) -> list[tuple[Option, tuple, list]]:
+    """Each option at the root: (option, value vector over needs, its outcomes or None)."""
+    hand, deck, disc, trump, abil, pool = _root(position)
+    if position.waiting is not None:
+        waiting = position.waiting
+        result = []
+        follow = position.hand.of_suit(waiting.suit) or position.hand
+        for card in follow:
+            won = wins_debate(waiting, card, position.trump)
+            lost_to = 0 if won else card.bit
+            state = (hand & ~card.bit, deck, disc | waiting.bit | lost_to, trump, abil, pool)
+            value = solver._child(won, *state, None)
+            result.append((Option("answer", card=card), value, [(solver.one, [(won, state)])]))
+        return result
+    result = []
+    for label, outcomes in solver.options(hand, deck, disc, trump, abil, pool):
+        if label[0] == "debate":
+            option = Option("debate")
+        elif label[0] == "S":
+            option = Option("ability", suit=Suit.SPADES, new_trump=Suit(label[1]))
+        else:
+            option = Option("ability", suit=Suit.from_letter(label[0]))
+        result.append((option, solver.option_value(outcomes, None), outcomes))
+    return result
+
+
+def solve_kingdom(
+    position: Position,
+    exact: bool = False,
+    time_limit: float | None = None,
+    solver: KingdomSolver | None = None,
+) -> KingdomResult:
+    """Solve ``position`` exactly; past ``time_limit`` seconds, estimate by Monte Carlo."""
+    position.validate()
+    started = time.perf_counter()
+    deadline = started + time_limit if time_limit is not None else None
+    if solver is None:
+        solver = make_solver(exact, deadline)
+    else:
+        solver.deadline = deadline
+    try:
+        return _solve_exact(solver, position, started)
+    except TimeLimitExceeded:
+        from .montecarlo import estimate_kingdom
+
+        return estimate_kingdom(position, seconds=time_limit, started=started)
+    finally:
+        solver.deadline = None
+
+
+def _solve_exact(solver: KingdomSolver, position: Position, started: float) -> KingdomResult:
+    need = position.need
+    evaluated = root_options(solver, position)
+    best_index, best_score = 0, None
+    vectors = []
+    for index, (_, value, _) in enumerate(evaluated):
+        score = solver._component(value, need)
+        vectors.append(value)
+        if best_score is None or score > best_score:
+            best_index, best_score = index, score
+    needs = tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
+    distribution = _distribution(solver, evaluated[best_index][2], need, position.wins)
+    chance = solver._component(needs, need)
+    options = tuple((opt, float(solver._component(v, need))) for opt, v, _ in evaluated)
+    return KingdomResult(
+        chance=float(chance),
+        chance_exact=chance if isinstance(chance, Fraction) else None,
+        needs=tuple(float(v) for v in needs),
+        best=evaluated[best_index][0],
+        options=options,
+        distribution=distribution,
+        states=solver.state_count(),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _distribution(solver: KingdomSolver, outcomes, need: int, wins: int) -> tuple[float, ...]:
+    """P(final wins = j) when the best option's outcomes are played for ``need``."""
+    total = [0.0] * (wins + 1)
+    for weight, choices in outcomes:
+        won, state = solver.best_choice(choices, need)
+        part = solver.distribution(*state, need - won)
+        offset = wins + won
+        if len(total) < offset + len(part):
+            total.extend([0.0] * (offset + len(part) - len(total)))
+        for j, p in enumerate(part):
+            total[offset + j] += float(weight * p)
+    while len(total) > 1 and total[-1] == 0:
+        total.pop()
+    return tuple(total)
