@@ -118,10 +118,19 @@ class KingdomSolver:
 
     def _reshuffle_possible(self, hand, deck, disc, abil) -> bool:
         """Whether the deck can run out before the visit ends (R1): then discarded cards come
-        back, so the discard pile matters and played cards are no longer interchangeable."""
-        in_play = hand | deck | disc
-        max_draws = abil[CLUBS] * (in_play & SUIT_MASKS[CLUBS]).bit_count() + 2 * abil[DIAMONDS]
-        return hand.bit_count() + 2 * max_draws > deck.bit_count()
+        back, so the discard pile matters and played cards are no longer interchangeable.
+
+        The deck must supply a card per debate and per draw. Commerce draws 2 and discards 2
+        (debates unchanged); each Military use draws at most the clubs then in hand, which
+        are bounded by the clubs held, drawn before, or still in play.
+        """
+        clubs_in_play = ((hand | deck | disc) & SUIT_MASKS[CLUBS]).bit_count()
+        reachable = (hand & SUIT_MASKS[CLUBS]).bit_count() + 2 * abil[DIAMONDS]
+        military_draws = 0
+        for _ in range(abil[CLUBS]):
+            military_draws += min(clubs_in_play, reachable + military_draws)
+        needed = hand.bit_count() + 2 * military_draws + 2 * abil[DIAMONDS]
+        return needed > deck.bit_count()
 
     def _key(self, hand, deck, disc, trump, abil, pool, need):
         if not self.canonical:
