@@ -133,8 +133,19 @@ class KingdomSolver:
         return needed > deck.bit_count()
 
     def _key(self, hand, deck, disc, trump, abil, pool, need):
+        """The memo key: what decides the rest of the visit, and nothing else.
+
+        Each suit enters as its interleaving signature; suits of equal role are sorted.
+        Once no ability can change which suits the hand holds or which suit is trump
+        (no Military, Commerce or Politics left), a suit the hand is void in matters only
+        by how many of its cards are unseen (they lose to any answer but a trump), so such
+        suits are pooled; so is the trump suit while the hand holds no trump, since
+        nothing then wins against a void.
+        """
         if not self.canonical:
             return (hand, deck, disc, trump, abil, pool, need)
+        if not (abil[CLUBS] or abil[DIAMONDS] or abil[SPADES]):
+            return self._plain_key(hand, deck, disc, trump, abil, need)
         military = abil[CLUBS] > 0
         politics = abil[SPADES] > 0
         sigs = []
@@ -149,6 +160,28 @@ class KingdomSolver:
                 sigs.append((role, sig))
         sigs.sort()
         return (trump_sig, tuple(sigs), abil, need)
+
+    def _plain_key(self, hand, deck, disc, trump, abil, need):
+        holds_trump = bool(hand & SUIT_MASKS[trump])
+        void_deck = void_disc = 0
+        sigs = []
+        trump_sig = 0
+        for s in range(4):
+            shift = 8 * s
+            hand_byte = (hand >> shift) & BYTE
+            deck_byte = (deck >> shift) & BYTE
+            disc_byte = (disc >> shift) & BYTE
+            if not hand_byte and (s != trump or not holds_trump):
+                void_deck += deck_byte.bit_count()
+                void_disc += disc_byte.bit_count()
+                continue
+            sig = signature(hand_byte, deck_byte, disc_byte)
+            if s == trump:
+                trump_sig = sig
+            else:
+                sigs.append(sig)
+        sigs.sort()
+        return (trump_sig, tuple(sigs), void_deck, void_disc, abil[HEARTS], need)
 
     # --- the game tree ----------------------------------------------------------------
 
