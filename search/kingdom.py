@@ -29,11 +29,19 @@ from itertools import combinations
 from math import comb
 
 from .cards import Suit
-from .suitpatterns import draw_subsets, hand_run_pairs, hand_runs, reveal_classes, signature
+from .suitpatterns import (
+    draw_subsets,
+    hand_run_pairs,
+    hand_runs,
+    reveal_classes,
+    signature,
+    signature_table,
+)
 
 MAX_NEED = 8
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 BYTE = 0xFF
+FULL = (1 << 32) - 1
 SUIT_MASKS = tuple(BYTE << (8 * s) for s in range(4))
 
 
@@ -91,6 +99,7 @@ class KingdomSolver:
         self.zero = Fraction(0) if exact else 0.0
         self.memo: dict = {}
         self.dist_memo: dict = {}
+        self.signatures = signature_table()
         self.stats = SolverStats()
 
     def state_count(self) -> int:
@@ -115,6 +124,26 @@ class KingdomSolver:
         return self.decide(hand, deck, disc, trump, abil, pool, need)
 
     # --- keys -----------------------------------------------------------------------
+
+    def _last_card(self, hand, deck, disc, trump, abil, need):
+        """One card left and no ability that draws or swaps: the chance it wins is the share
+        of unseen cards it beats; Diplomacy may instead throw a last trump away."""
+        if not deck:
+            if not disc:
+                return self._terminal(need)  # R2: no debate can be held
+            deck = disc  # R1
+        suit_mask = SUIT_MASKS[(hand.bit_length() - 1) >> 3]
+        beaten = (deck & suit_mask & (hand - 1)).bit_count()
+        if suit_mask == SUIT_MASKS[trump]:
+            beaten += (deck & ~suit_mask).bit_count()
+        size = deck.bit_count()
+        win = Fraction(beaten, size) if self.exact else beaten / size
+        lose = self.one - win
+        if abil[HEARTS] and hand & SUIT_MASKS[trump]:
+            lose = self.one  # Diplomacy discards the trump: the visit ends with no more wins
+        if need is None:
+            return (lose, win) + (self.zero,) * (MAX_NEED - 1)
+        return ((lose, win)[need] if need <= 1 else self.zero,)
 
     def _reshuffle_possible(self, hand, deck, disc, abil) -> bool:
         """Whether the deck can run out before the visit ends (R1): then discarded cards come
@@ -162,6 +191,8 @@ class KingdomSolver:
         return (trump_sig, tuple(sigs), abil, need)
 
     def _plain_key(self, hand, deck, disc, trump, abil, need):
+        if not disc:
+            return self._plainest_key(hand, deck, trump, abil, need)
         holds_trump = bool(hand & SUIT_MASKS[trump])
         void_deck = void_disc = 0
         sigs = []
@@ -183,6 +214,26 @@ class KingdomSolver:
         sigs.sort()
         return (trump_sig, tuple(sigs), void_deck, void_disc, abil[HEARTS], need)
 
+    def _plainest_key(self, hand, deck, trump, abil, need):
+        """:meth:`_plain_key` without a discard pile, from the precomputed table."""
+        table = self.signatures
+        void = 0
+        sigs = []
+        trump_sig = 0
+        holds_trump = hand & SUIT_MASKS[trump]
+        for s in range(4):
+            shift = 8 * s
+            hand_byte = (hand >> shift) & BYTE
+            deck_byte = (deck >> shift) & BYTE
+            if not hand_byte and (s != trump or not holds_trump):
+                void += deck_byte.bit_count()
+            elif s == trump:
+                trump_sig = table[hand_byte << 8 | deck_byte]
+            else:
+                sigs.append(table[hand_byte << 8 | deck_byte])
+        sigs.sort()
+        return (trump_sig, *sigs, void, abil[HEARTS], need)
+
     # --- the game tree ----------------------------------------------------------------
 
     def decide(self, hand, deck, disc, trump, abil, pool, need=None):
@@ -190,6 +241,8 @@ class KingdomSolver:
         best choice."""
         if not hand:
             return self._terminal(need)
+        if not (abil[CLUBS] or abil[DIAMONDS] or abil[SPADES]) and not hand & (hand - 1):
+            return self._last_card(hand, deck, disc, trump, abil, need)
         if disc and not self._reshuffle_possible(hand, deck, disc, abil):
             disc = 0
         if not abil[SPADES]:
@@ -277,10 +330,13 @@ class KingdomSolver:
         Labels: ``("debate",)``, ``("H",)``, ``("C",)``, ``("D",)``, ``("S", new trump)``.
         """
         merge = not self._reshuffle_possible(hand, deck, disc, abil)
+        # Once the deck cannot run out it never can again, so successors forget the discards.
+        keep = 0 if merge else FULL
+        disc &= keep
         result = [(("debate",), self.debate_outcomes(hand, deck, disc, trump, abil, pool, merge))]
         if abil[HEARTS] and hand & SUIT_MASKS[trump]:
             trumps = hand & SUIT_MASKS[trump]
-            state = (hand & ~trumps, deck, disc | trumps, trump, _less(abil, HEARTS), pool)
+            state = (hand & ~trumps, deck, (disc | trumps) & keep, trump, _less(abil, HEARTS), pool)
             result.append((("H",), [(self.one, [(False, state)])]))
         if abil[SPADES]:
             rest = _less(abil, SPADES)
@@ -304,10 +360,10 @@ class KingdomSolver:
             outcomes = []
             for w, h, d, x in self.draws(hand, deck, disc, 2):
                 if h.bit_count() <= 2:  # R3: discard the whole hand
-                    choices = [(False, (0, d, x | h, trump, rest, pool))]
+                    choices = [(False, (0, d, (x | h) & keep, trump, rest, pool))]
                 else:
                     choices = [
-                        (False, (h & ~pair, d, x | pair, trump, rest, pool))
+                        (False, (h & ~pair, d, (x | pair) & keep, trump, rest, pool))
                         for pair in (discard_pairs(h, d | x) if merge else _all_pairs(h))
                     ]
                 outcomes.append((w, choices))
@@ -340,14 +396,20 @@ class KingdomSolver:
             deck, disc = disc, 0  # R1
         size = deck.bit_count()
         outcomes = []
-        classes = self.reveals(hand, deck, trump) if merge else _single_reveals(hand, deck, trump)
+        if merge:
+            classes = self.reveals(hand, deck, trump)
+        else:
+            classes = _single_reveals(hand, deck, trump)
         for card, count, answers in classes:
             weight = Fraction(count, size) if self.exact else count / size
             deck2 = deck & ~card
-            choices = [
-                (won, (hand & ~answer, deck2, disc | card if won else disc | card | answer, trump, abil, pool))
-                for answer, won in answers
-            ]
+            if merge:  # the discard pile no longer matters (see options)
+                choices = [(won, (hand & ~answer, deck2, 0, trump, abil, pool)) for answer, won in answers]
+            else:
+                choices = [
+                    (won, (hand & ~answer, deck2, disc | card | (0 if won else answer), trump, abil, pool))
+                    for answer, won in answers
+                ]
             outcomes.append((weight, choices))
         return outcomes
 

@@ -36,6 +36,13 @@ def signature(hand: int, deck: int, discard: int = 0) -> int:
     return sig
 
 
+@lru_cache(maxsize=1)
+def signature_table() -> tuple[int, ...]:
+    """``signature(hand, deck)`` for every pair of bytes, indexed by ``hand << 8 | deck``
+    (entries where the bytes overlap are unused)."""
+    return tuple(signature(index >> 8, index & 0xFF & ~(index >> 8)) for index in range(1 << 16))
+
+
 def _runs(mine: int, others: int) -> list[list[int]]:
     """Maximal runs of ``mine`` bits with no ``others`` bit between them, lowest first."""
     runs: list[list[int]] = []
