@@ -100,6 +100,34 @@ MALFORMED = [
     (["simulate", "--tours", "1", "--ascii"], 2, "--ascii"),
     (["simulate", "--tours", "1", "--short=yes"], 2, "--short"),
     (["simulate", "--tours", "1", "--published-rules=no"], 2, "--published-rules"),
+    # odds: the hand
+    (["odds", "AC 9C 3H", "--trump", "C", "--target", "2"], 1, "9C"),
+    (["odds", "AC 10C 3H", "--trump", "C", "--target", "2"], 1, "10C"),
+    (["odds", "AC JH 3H", "--trump", "C", "--target", "2"], 1, "JH"),
+    (["odds", "AC KH 3H", "--trump", "C", "--target", "2"], 1, "KH"),
+    (["odds", "AC AC 3H", "--trump", "C", "--target", "2"], 1, "AC"),
+    (["odds", "", "--trump", "C", "--target", "2"], 1, "no cards"),
+    (["odds", " , ,", "--trump", "C", "--target", "2"], 1, "no cards"),
+    (["odds", "AC 2C 3C 4C 5C 6C 7C 8C AH", "--trump", "C", "--target", "2"], 2, "at most 8"),
+    (["odds", "AX 3H", "--trump", "C", "--target", "2"], 1, "AX"),
+    (["odds", "AC7H", "--trump", "C", "--target", "2"], 1, "AC7H"),
+    (["odds", "--trump", "C", "--target", "2"], 2, "hand"),
+    # odds: trump, target and abilities
+    (["odds", "AC 3H", "--trump", "X", "--target", "2"], 1, "'X'"),
+    (["odds", "AC 3H", "--trump", "K", "--target", "2"], 1, "ambiguous"),
+    (["odds", "AC 3H", "--target", "2"], 2, "--trump"),
+    (["odds", "AC 3H", "--trump", "C"], 2, "--target"),
+    (["odds", "AC 3H", "--trump", "C", "--target", "0"], 2, "1..8"),
+    (["odds", "AC 3H", "--trump", "C", "--target", "9"], 2, "1..8"),
+    (["odds", "AC 3H", "--trump", "C", "--target", "x"], 2, "--target"),
+    (["odds", "AC 3H", "--trump", "C", "--target", "2", "--abilities", "HX"], 1, "X"),
+    (["odds", "AC 3H", "--trump", "C", "--target", "2", "--abilities", "HH"], 1, "once"),
+    (["odds", "AC 3H", "--trump", "C", "--target", "2", "--pool", "CC"], 1, "too many C rulers"),
+    (["odds", "AC 3H", "--trump", "C", "--target", "2", "--supporters", "HH", "--pool", "H"], 1, "too many H"),
+    (["odds", "AC 3H", "--trump", "C", "--target", "2", "--pool", "DDHHSSD"], 1, "too many D"),
+    (["odds", "AC 3H", "--trump", "C", "--target", "2", "--time-limit", "0"], 2, "positive"),
+    (["odds", "AC 3H", "--trump", "C", "--target", "2", "--time-limit", "-1"], 2, "positive"),
+    (["odds", "AC 3H", "--trump", "C", "--target", "2", "--time-limit", "soon"], 2, "--time-limit"),
     # the command itself
     (["frobnicate"], 2, "frobnicate"),
     (["Deal", "--seed", "1"], 2, "Deal"),
@@ -242,3 +270,24 @@ def test_deal_through_the_installed_command_prints_symbols_and_ascii() -> None:
     assert all(str(card) in fancy for card in hand)
     assert all(card.ascii() in plain for card in hand)
     assert not any(symbol in plain for symbol in SUIT_SYMBOLS)
+
+
+def test_odds_json_reports_chance_distribution_best_action_states_and_seconds(monkeypatch, capsys):
+    """odds --json --exact: the documented fields, with the exact fraction."""
+    args = ["odds", "AC 6C 3H 8H 2D 5D 4S 7S", "--trump", "C", "--target", "4"]
+    code, out, err = run_in_process(monkeypatch, capsys, [*args, "--abilities", "none", "--json", "--exact"])
+    assert code == 0, err
+    data = json.loads(out)
+    assert abs(data["chance"] - 0.510622) < 1e-6  # shared/reference/README.md
+    assert data["chance_exact"] == "946380887/1853386920"
+    assert abs(sum(data["distribution"]) - 1) < 1e-12
+    assert data["best_action"] == "debate now" and data["states"] > 0 and data["seconds"] >= 0
+
+
+def test_odds_table_ranks_options_and_fits_ascii(monkeypatch, capsys):
+    """odds: the human view shows the chance and each option; --ascii has no suit symbols."""
+    args = ["odds", "A♣ 6♣ 3♥ 8♥ 2♦ 5♦ 4♠ 7♠", "--trump", "♣", "--target", "4", "--abilities", "H"]
+    code, out, _ = run_in_process(monkeypatch, capsys, [*args, "--ascii"])
+    assert code == 0
+    assert "66.15%" in out and "Diplomacy (H)" in out  # 0.661538: shared/reference/README.md
+    assert not any(symbol in out for symbol in SUIT_SYMBOLS)
