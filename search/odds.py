@@ -12,12 +12,13 @@ way to a Monte Carlo estimate, flagged as such, with its 95% interval.
 from __future__ import annotations
 
 import time
+from itertools import combinations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .cards import FULL_MASK, Card, CardSet, Suit
 from .kingdom import MAX_NEED, Abilities, KingdomSolver, TimeLimitExceeded
-from .rules import wins_debate
+from .rules import Phase, VisitState, wins_debate
 
 
 class InvalidPositionError(ValueError):
@@ -35,6 +36,7 @@ class Position:
     discard: CardSet = CardSet()
     scoring: CardSet = CardSet()
     waiting: Card | None = None
+    discarding: bool = False  # Commerce has drawn: choose the cards to discard (R3)
 
     @property
     def wins(self) -> int:
@@ -69,6 +71,8 @@ class Position:
             raise InvalidPositionError(
                 f"{(self.discard & self.scoring).ascii()} cannot be in both piles"
             )
+        if self.waiting is not None and self.discarding:
+            raise InvalidPositionError("a ruler card cannot wait while Commerce discards")
         if self.waiting is not None and self.waiting.bit & (
             self.hand.mask | self.discard.mask | self.scoring.mask
         ):
@@ -82,8 +86,9 @@ class Position:
 class Option:
     """One choice open to the player now."""
 
-    kind: str  # "debate", "answer" or "ability"
+    kind: str  # "debate", "answer", "ability" or "discard"
     card: Card | None = None  # the answering card
+    cards: CardSet | None = None  # Commerce's discards
     suit: Suit | None = None  # the ability's suit
     new_trump: Suit | None = None  # Politics: the trump it brings
 
@@ -96,6 +101,8 @@ class Option:
             return "debate now"
         if self.kind == "answer":
             return "answer " + (self.card.ascii() if ascii else str(self.card))
+        if self.kind == "discard":
+            return "discard " + (self.cards.ascii() if ascii else str(self.cards))
         name = f"{self.suit.ability} ({suit_text(self.suit)})"
         if self.new_trump is not None:
             return f"{name} -> trump {suit_text(self.new_trump)}"
@@ -184,6 +191,13 @@ def make_solver(exact: bool = False, deadline: float | None = None) -> KingdomSo
 def root_options(solver: KingdomSolver, position: Position) -> list[tuple[Option, tuple, list]]:
     """Each option at the root: (option, value vector over needs, its outcomes or None)."""
     hand, deck, disc, trump, abil, pool = _root(position)
+    if position.discarding:
+        result = []
+        for pair in legal_discards_of(position.hand):
+            state = (hand & ~pair.mask, deck, disc | pair.mask, trump, abil, pool)
+            value = solver._child(False, *state, None)
+            result.append((Option("discard", cards=pair), value, [(solver.one, [(False, state)])]))
+        return result
     if position.waiting is not None:
         waiting = position.waiting
         result = []
@@ -205,6 +219,35 @@ def root_options(solver: KingdomSolver, position: Position) -> list[tuple[Option
             option = Option("ability", suit=Suit.from_letter(label[0]))
         result.append((option, solver.option_value(outcomes, None), outcomes))
     return result
+
+
+def legal_discards_of(hand: CardSet) -> list[CardSet]:
+    """Commerce's possible discards: every set of ``min(2, len(hand))`` cards (R3)."""
+    count = min(2, len(hand))
+    return [CardSet(cards) for cards in combinations(hand, count)]
+
+
+def position_from_visit(visit: VisitState) -> Position:
+    """What the player sees in an engine state: abilities from Jacks and supporters, the
+    Politics pool from the rulers on the other unvisited kingdoms."""
+    if visit.over or visit.is_chance:
+        raise InvalidPositionError(f"no decision is due now (phase: {visit.phase.value})")
+    pool = [
+        ruler.suit
+        for index, ruler in enumerate(visit.rulers)
+        if ruler is not None and index + 1 != visit.position
+    ]
+    supporters = [ruler.suit for ruler in visit.supporters]
+    return Position(
+        hand=visit.hand,
+        trump=visit.trump,
+        target=visit.target,
+        abilities=Abilities.of(sorted(visit.jacks), supporters, pool),
+        discard=visit.discard,
+        scoring=visit.scoring,
+        waiting=visit.waiting,
+        discarding=visit.phase is Phase.DISCARD,
+    )
 
 
 def solve_kingdom(

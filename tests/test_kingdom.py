@@ -265,3 +265,26 @@ def test_too_many_rulers_of_a_suit_is_refused():
     hand = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S")
     with pytest.raises(InvalidPositionError, match="too many C rulers"):
         make_position(hand, Suit.CLUBS, 3, supporters=[Suit.CLUBS], pool=[Suit.CLUBS])
+
+
+def test_position_from_an_engine_visit_offers_commerce_discards_and_answers():
+    """Mid-visit positions from the rules engine: Commerce's discard choice, then the answers."""
+    from search.deal import Deal
+    from search.odds import position_from_visit
+    from search.rules import Debate, Discard, UseAbility, apply_action, apply_chance
+    from search.tour import start_visit
+
+    deal = Deal(3)
+    visit = start_visit(deal.tour(), deal.hand(1), 2)
+    visit = apply_action(visit, UseAbility(Suit.DIAMONDS))
+    dealer = deal.dealer(1)
+    while visit.is_chance:
+        visit = apply_chance(visit, dealer.next_card(visit))
+    result = solve_kingdom(position_from_visit(visit), solver=KingdomSolver())
+    assert {o.kind for o, _ in result.options} == {"discard"} and len(result.options) == 45
+    visit = apply_action(visit, Discard(result.best.cards))
+    visit = apply_chance(apply_action(visit, Debate()), dealer.next_card(visit))
+    position = position_from_visit(visit)
+    answers = solve_kingdom(position, solver=KingdomSolver())
+    legal = position.hand.of_suit(visit.waiting.suit) or position.hand
+    assert {o.card for o, _ in answers.options} == set(legal)
