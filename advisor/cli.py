@@ -15,15 +15,35 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from search.cards import CardSet
+from search.advice import (
+    COLUMNS,
+    AmbiguousPilesError,
+    MoveAdvice,
+    VisitAdvice,
+    advise_visit,
+    place_seen,
+    rank_discards,
+    rank_moves,
+    visit_abilities,
+    visit_position,
+)
+from search.cards import Card, CardSet
 from search.deal import Deal
 from search.odds import make_position, solve_kingdom
 from search.policies import POLICIES, make_policy
 from search.simulate import simulate
-from search.tour import TourConfig
+from search.tour import TourConfig, TourState, tour_between_visits
 
 from . import tables
-from .notation import parse_cards, parse_suit, parse_suits
+from .notation import (
+    parse_card,
+    parse_cards,
+    parse_layout,
+    parse_positions,
+    parse_rulers,
+    parse_suit,
+    parse_suits,
+)
 
 app = typer.Typer(
     name="emissary",
@@ -155,6 +175,326 @@ def odds(
         _print_json(result.to_json())
         return
     _console().print(tables.odds_view(position, result, ascii))
+
+
+# --- advise and move: a tour under way ------------------------------------------------------
+
+RulersOption = Annotated[
+    str,
+    typer.Option(
+        "--rulers",
+        help="The rulers lying on kingdoms 1..8 now (1..4 with --short), '-' or '.' where a "
+        'kingdom is won, e.g. "- Q♥ K♠ - K♥ Q♣ K♦ Q♠". Or list all and give --visited: '
+        "the ruler written at a visited kingdom is the one won there.",
+    ),
+]
+VisitedOption = Annotated[
+    str | None,
+    typer.Option("--visited", help="Kingdoms already won, e.g. 1,4 (also marked '-' in --rulers)."),
+]
+SupportersOption = Annotated[
+    str | None,
+    typer.Option(
+        "--supporters",
+        help="Unused supporters, e.g. \"Q♥ K♦\". Default: every won ruler not in "
+        "--used-supporters (the won rulers are those lying on no kingdom).",
+    ),
+]
+UsedSupportersOption = Annotated[
+    str,
+    typer.Option("--used-supporters", help="Supporters whose ability is spent, e.g. \"K♠\"."),
+]
+TimeLimitOption = Annotated[
+    float | None,
+    typer.Option(
+        "--time-limit",
+        help="Seconds for each exact solve; past it, a Monte Carlo estimate of about as long.",
+    ),
+]
+
+
+def _optional_rulers(text: str | None) -> list | None:
+    if text is None:
+        return None
+    if text.strip().lower() in ("", "none"):
+        return []
+    return parse_rulers(text)
+
+
+def _tour_state(
+    rulers: str,
+    visited: str | None,
+    supporters: str | None,
+    used_supporters: str,
+    short: bool,
+    published_rules: bool,
+) -> TourState:
+    """The tour from its options: a ruler or '-' per kingdom, with --visited marking more won."""
+    config = TourConfig(short=short, published_rules=published_rules)
+    layout = parse_layout(rulers, config.kingdoms)
+    if visited is not None:
+        won = parse_positions(visited, config.kingdoms)
+        for position, ruler in enumerate(layout, start=1):
+            if ruler is None and position not in won:
+                raise typer.BadParameter(
+                    f"kingdom {position} is marked won ('-') in --rulers but is not in --visited",
+                    param_hint="--visited",
+                )
+        layout = [None if p in won else ruler for p, ruler in enumerate(layout, start=1)]
+    return tour_between_visits(
+        layout,
+        used=_optional_rulers(used_supporters) or [],
+        unused=_optional_rulers(supporters),
+        config=config,
+    )
+
+
+def _check_time_limit(time_limit: float | None) -> None:
+    if time_limit is not None and not time_limit > 0:
+        raise typer.BadParameter("give a positive number of seconds", param_hint="--time-limit")
+
+
+def _distribution_json(distribution) -> dict:
+    return {str(wins): p for wins, p in enumerate(distribution)}
+
+
+def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
+    kingdoms = []
+    for kingdom in advice.kingdoms:
+        estimates = {
+            column: {"ci": list(chance.interval), "playouts": chance.playouts}
+            for column, chance in zip(COLUMNS, kingdom.chances)
+            if chance.estimate
+        }
+        kingdoms.append(
+            {
+                "position": kingdom.position,
+                "ruler": kingdom.ruler.ascii(),
+                "trump": kingdom.trump.letter,
+                "target": kingdom.target,
+                "chance": {column: kingdom.chance(column).value for column in COLUMNS},
+                "estimates": estimates,
+                "distribution": _distribution_json(kingdom.distribution),
+            }
+        )
+    best = advice.recommended
+    return {
+        "hand": [card.ascii() for card in advice.hand],
+        "short": tour.config.short,
+        "supporters": [r.ascii() for r in tour.unused_supporters],
+        "used_supporters": [s.ruler.ascii() for s in tour.supporters if s.used],
+        "kingdoms": kingdoms,
+        "recommendation": {
+            "position": best.position,
+            "ruler": best.ruler.ascii(),
+            "target": best.target,
+            "chance": best.chance("all").value,
+            "estimate": best.chance("all").estimate,
+            "reason": tables.advice_reason(advice, ascii=True),
+        },
+        "solves": advice.solves,
+        "estimates": advice.estimates,
+        "seconds": round(advice.seconds, 3),
+    }
+
+
+@app.command()
+def advise(
+    hand: Annotated[
+        str,
+        typer.Argument(help='The 8 cards just drawn (fewer for a what-if), e.g. "AC 6C 3H 8H".'),
+    ],
+    rulers: RulersOption,
+    visited: VisitedOption = None,
+    supporters: SupportersOption = None,
+    used_supporters: UsedSupportersOption = "",
+    short: ShortOption = False,
+    published_rules: PublishedOption = False,
+    time_limit: TimeLimitOption = 20.0,
+    as_json: JsonOption = False,
+    ascii: AsciiOption = False,
+) -> None:
+    """Which kingdom to visit: each one's chance with no ability, each Jack, all Jacks, all."""
+    cards = CardSet(parse_cards(hand))
+    if len(cards) > 8:
+        raise typer.BadParameter(
+            f"a visit starts with 8 cards, got {len(cards)}", param_hint="HAND"
+        )
+    _check_time_limit(time_limit)
+    tour = _tour_state(rulers, visited, supporters, used_supporters, short, published_rules)
+    with tables.advise_progress(tour, ascii, enabled=not as_json) as progress:
+        advice = advise_visit(tour, cards, time_limit=time_limit, progress=progress)
+    if as_json:
+        _print_json(_advice_json(advice, tour))
+        return
+    _console().print(tables.advise_view(advice, tour, ascii))
+
+
+def _optional_cards(text: str | None) -> CardSet | None:
+    if text is None:
+        return None
+    if text.strip().lower() in ("", "none"):
+        return CardSet()
+    return CardSet(parse_cards(text))
+
+
+def _piles(
+    hand: CardSet,
+    wins: int | None,
+    discard: str | None,
+    won_cards: str | None,
+    seen: str | None,
+    abilities,
+    waiting: Card | None,
+) -> tuple[CardSet, CardSet]:
+    """(discard pile, scoring pile) from --discard/--won-cards, or --seen and --wins."""
+    if wins is not None and wins < 0:
+        raise typer.BadParameter("wins cannot be negative", param_hint="--wins")
+    if seen is not None:
+        if discard is not None or won_cards is not None:
+            raise typer.BadParameter(
+                "--seen gives both piles together: use it alone, or --discard and --won-cards",
+                param_hint="--seen",
+            )
+        try:
+            return place_seen(hand, _optional_cards(seen), wins or 0, abilities, waiting)
+        except AmbiguousPilesError as error:
+            message = f"{error}: give --discard and --won-cards, not --seen"
+            raise AmbiguousPilesError(message) from None
+    scoring = _optional_cards(won_cards)
+    if scoring is None:
+        if wins:
+            raise typer.BadParameter(
+                f"{wins} won but no won cards given: list them with --won-cards, or give both "
+                "piles together with --seen",
+                param_hint="--wins",
+            )
+        scoring = CardSet()
+    elif wins is not None and wins != len(scoring):
+        raise typer.BadParameter(
+            f"--wins {wins} but --won-cards lists {len(scoring)} cards: the scoring pile holds "
+            "one card per win",
+            param_hint="--wins",
+        )
+    return _optional_cards(discard) or CardSet(), scoring
+
+
+def _move_json(advice: MoveAdvice, tour: TourState) -> dict:
+    position = advice.position
+    options = []
+    for move in advice.moves:
+        option = move.option
+        entry: dict = {"option": tables.move_text(move, tour, ascii=True), "kind": option.kind}
+        if option.card is not None:
+            entry["card"] = option.card.ascii()
+        if option.suit is not None:
+            entry["suit"] = option.suit.letter
+            entry["source"] = move.source.ascii() if move.source else "jack"
+        if move.swap_with is not None:
+            entry["swap_with"] = move.swap_with
+            entry["new_trump"] = option.new_trump.letter
+        if move.discard is not None:
+            entry["discard"] = [card.ascii() for card in move.discard]
+        entry["chance"] = move.chance
+        entry["loss"] = move.loss
+        options.append(entry)
+    data = {
+        "kingdom": advice.kingdom,
+        "ruler": advice.ruler.ascii(),
+        "trump": position.trump.letter,
+        "target": position.target,
+        "wins": position.wins,
+        "hand": [card.ascii() for card in position.hand],
+        "ruler_card": position.waiting.ascii() if position.waiting else None,
+        "chance": advice.chance.value,
+        "estimate": advice.chance.estimate,
+    }
+    if advice.chance.estimate:
+        data["chance_ci"] = list(advice.chance.interval)
+        data["playouts"] = advice.chance.playouts
+    data["best"] = options[0]["option"] if options else None
+    data["options"] = options
+    data["distribution"] = _distribution_json(advice.distribution)
+    data["seconds"] = round(advice.seconds, 3)
+    return data
+
+
+@app.command()
+def move(
+    kingdom: Annotated[
+        int, typer.Option("--kingdom", help="The kingdom being visited (its position).")
+    ],
+    hand: Annotated[str, typer.Option("--hand", help="The cards in your hand now.")],
+    rulers: RulersOption,
+    visited: VisitedOption = None,
+    supporters: SupportersOption = None,
+    used_supporters: UsedSupportersOption = "",
+    wins: Annotated[
+        int | None,
+        typer.Option("--wins", help="Debates won so far (default: the --won-cards count)."),
+    ] = None,
+    discard: Annotated[str | None, typer.Option("--discard", help="The discard pile.")] = None,
+    won_cards: Annotated[
+        str | None, typer.Option("--won-cards", help="The scoring pile: one winning card per win.")
+    ] = None,
+    seen: Annotated[
+        str | None,
+        typer.Option(
+            "--seen",
+            help="Both piles together, when not kept apart (with --wins). Exact unless the deck "
+            "can run out (R1); then give --discard and --won-cards.",
+        ),
+    ] = None,
+    jacks_used: Annotated[
+        str, typer.Option("--jacks-used", help="Jacks turned this visit, e.g. HS.")
+    ] = "",
+    ruler_card: Annotated[
+        str | None, typer.Option("--ruler-card", help="The ruler's card waiting for your answer.")
+    ] = None,
+    commerce: Annotated[
+        bool,
+        typer.Option(
+            "--commerce-discard",
+            help="Commerce has drawn (in --hand): rank the 2 cards to discard.",
+        ),
+    ] = False,
+    short: ShortOption = False,
+    published_rules: PublishedOption = False,
+    time_limit: TimeLimitOption = None,
+    as_json: JsonOption = False,
+    ascii: AsciiOption = False,
+) -> None:
+    """What now, mid-visit: every option open, its chance and its loss against the best.
+
+    --rulers: as they lie now, after any Politics swap this visit; trump is the --kingdom's.
+
+    --used-supporters: include those used this visit.
+    """
+    _check_time_limit(time_limit)
+    tour = _tour_state(rulers, visited, supporters, used_supporters, short, published_rules)
+    if not 1 <= kingdom <= tour.config.kingdoms:
+        raise typer.BadParameter(
+            f"{kingdom} is not a kingdom: use 1..{tour.config.kingdoms}", param_hint="--kingdom"
+        )
+    cards = CardSet(parse_cards(hand))
+    waiting = parse_card(ruler_card) if ruler_card is not None else None
+    if commerce and waiting is not None:
+        raise typer.BadParameter(
+            "Commerce cannot be pending while a ruler's card waits", param_hint="--commerce-discard"
+        )
+    used = parse_suits(jacks_used)
+    abilities = visit_abilities(tour, kingdom, used)
+    discard_pile, scoring = _piles(cards, wins, discard, won_cards, seen, abilities, waiting)
+    position = visit_position(tour, kingdom, cards, discard_pile, scoring, waiting, used)
+    with tables.spinner("solving", enabled=not as_json):
+        if commerce:
+            advice = rank_discards(tour, kingdom, position, time_limit=time_limit)
+        else:
+            advice = rank_moves(tour, kingdom, position, used, time_limit=time_limit)
+    if as_json:
+        _print_json(_move_json(advice, tour))
+        return
+    _console().print(tables.move_view(advice, tour, ascii))
 
 
 def main() -> None:

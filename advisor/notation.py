@@ -47,6 +47,8 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_hand",
+    "parse_layout",
+    "parse_positions",
     "parse_ruler",
     "parse_rulers",
     "parse_suit",
@@ -324,6 +326,60 @@ def parse_rulers(text: str, count: int | None = None) -> list[Ruler]:
         noun = "ruler" if count == 1 else "rulers"
         raise InvalidRulerError(f"expected {count} {noun}, got {len(rulers)}: {text.strip()!r}")
     return rulers
+
+
+EMPTY_KINGDOM = ("-", ".")
+
+
+def parse_layout(text: str, count: int) -> list[Ruler | None]:
+    """Parse the rulers lying on kingdoms 1..``count``, ``-`` or ``.`` where one has been won.
+
+    >>> [r and r.ascii() for r in parse_layout("KC - Q♥ .", 4)]
+    ['KC', None, 'QH', None]
+    """
+    tokens = _tokens(text)
+    if not tokens:
+        raise EmptyInputError(
+            f"no rulers given: list the {count} kingdoms left to right, like 'KC - Q♥ ...' "
+            "with '-' where a kingdom is won"
+        )
+    if len(tokens) != count:
+        raise InvalidRulerError(
+            f"expected {count} kingdoms (a ruler or '-' for a won one), got {len(tokens)}: "
+            f"{text.strip()!r}"
+        )
+    layout: list[Ruler | None] = []
+    seen: dict[Ruler, str] = {}
+    for token in tokens:
+        if token in EMPTY_KINGDOM:
+            layout.append(None)
+            continue
+        ruler = parse_ruler(token)
+        if ruler in seen:
+            raise DuplicateCardError(
+                f"{token!r} lies on two kingdoms in {text.strip()!r}: each ruler lies on one"
+            )
+        seen[ruler] = token
+        layout.append(ruler)
+    return layout
+
+
+def parse_positions(text: str, count: int) -> list[int]:
+    """Parse distinct kingdom positions 1..``count`` such as ``1,4`` or ``1 4``; ``none`` for none.
+
+    >>> parse_positions("4, 1", 8)
+    [1, 4]
+    """
+    if text.strip().lower() in ("", "none"):
+        return []
+    positions = []
+    for token in _tokens(text):
+        if not token.isascii() or not token.isdigit() or not 1 <= int(token) <= count:
+            raise NotationError(f"{token!r} is not a kingdom: use positions 1..{count}")
+        if int(token) in positions:
+            raise DuplicateCardError(f"kingdom {token} is given twice in {text.strip()!r}")
+        positions.append(int(token))
+    return sorted(positions)
 
 
 def suit_str(suit: Suit, ascii: bool = False) -> str:

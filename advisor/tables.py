@@ -5,16 +5,27 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from rich import box
 from rich.console import Console, Group
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
-from search.cards import CardSet, Ruler
+from search.advice import COLUMNS, Chance, Move, MoveAdvice, VisitAdvice
+from search.cards import CardSet, Ruler, Suit
 from search.odds import KingdomResult, Position
 from search.simulate import SimulationResult
+from search.tour import TourState
 
-from .notation import cards_text, ruler_text, suit_text
+from .notation import card_str, cards_str, cards_text, ruler_str, ruler_text, suit_str, suit_text
 
 
 def deal_view(
@@ -136,3 +147,261 @@ def _distribution_table(result: KingdomResult) -> Table:
     for wins, p in enumerate(result.distribution):
         table.add_row(str(wins), _percent(p), _bar(p))
     return table
+
+
+# --- advise: which kingdom ---------------------------------------------------------------
+
+COLUMN_TITLES = {"none": "none", "jacks": "Jacks", "all": "all"}
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+BEST_STYLE = "bold green"
+
+
+def _column_title(column: str, ascii: bool) -> str:
+    if column in COLUMN_TITLES:
+        return COLUMN_TITLES[column]
+    suit = Suit.from_letter(column)
+    return f"{suit_str(suit, ascii)} {suit.ability[:3]}"
+
+
+def _column_name(column: str) -> str:
+    if column in COLUMN_TITLES:
+        return {"none": "no ability", "jacks": "all four Jacks", "all": "every ability"}[column]
+    suit = Suit.from_letter(column)
+    return f"{suit.ability} alone"
+
+
+def percent_text(p: float, estimate: bool = False, ascii: bool = False) -> str:
+    """A whole percentage that never rounds a chance to a certainty or to nothing; ``≈`` (or
+    ``~``) marks an estimate.
+
+    >>> percent_text(0.4149), percent_text(0.996), percent_text(0.001, estimate=True, ascii=True)
+    ('41%', '>99%', '~<1%')
+    """
+    if p <= 0:
+        text = "0%"
+    elif p < 0.005:
+        text = "<1%"
+    elif p >= 1 - 1e-9:
+        text = "100%"
+    elif p >= 0.995:
+        text = ">99%"
+    else:
+        text = f"{round(100 * p)}%"
+    return ("~" if ascii else "≈") + text if estimate else text
+
+
+def mini_bar(p: float, width: int = 3, ascii: bool = False) -> str:
+    """A bar ``width`` characters wide, in eighths of a block (``#`` per whole cell in ASCII)."""
+    p = min(max(p, 0.0), 1.0)
+    if ascii:
+        return ("#" * round(width * p)).ljust(width)
+    eighths = round(8 * width * p)
+    bar = "█" * (eighths // 8) + (_EIGHTHS[eighths % 8] if eighths % 8 else "")
+    return bar.ljust(width)
+
+
+def _chance_cell(chance: Chance, best: bool, ascii: bool) -> Text:
+    # ASCII output is often read without colour, so there the best cell also carries a '*'.
+    text = percent_text(chance.value, chance.estimate, ascii)
+    style = BEST_STYLE if best else ("yellow" if chance.estimate else "")
+    mark = "*" if best and ascii else " "
+    return Text.assemble((f"{text:>4}", style), mark, (mini_bar(chance.value, ascii=ascii), "cyan"))
+
+
+def advice_reason(advice: VisitAdvice, ascii: bool = False) -> str:
+    """One line: the recommended kingdom and why."""
+    best = advice.recommended
+    chance = best.chance("all")
+    return (
+        f"Visit kingdom {best.position} ({ruler_str(best.ruler, ascii)}, target {best.target}): "
+        f"{percent_text(chance.value, chance.estimate, ascii)} with every Jack and supporter, "
+        "the best chance of winning this visit. It weighs this visit only; planning the "
+        "whole tour comes later."
+    )
+
+
+def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Group:
+    """One row per unvisited kingdom, a column per ability set, best cells highlighted; then
+    the recommended kingdom and the reason."""
+    used = [s.ruler for s in tour.supporters if s.used]
+    unused = tour.unused_supporters
+    head = Text.assemble("Hand ", cards_text(advice.hand, ascii))
+    if unused or used:
+        head.append("  supporters ")
+        head.append(" ".join(ruler_str(r, ascii) for r in unused) or "none")
+        if used:
+            head.append(" (used " + " ".join(ruler_str(r, ascii) for r in used) + ")")
+    table = Table(
+        box=box.ASCII2 if ascii else box.SIMPLE_HEAD,
+        padding=(0, 0),
+        pad_edge=False,
+        show_edge=False,
+        title_justify="left",
+    )
+    table.add_column("#", justify="right")
+    table.add_column("ruler")
+    table.add_column("wins", justify="right")
+    for column in COLUMNS:
+        table.add_column(_column_title(column, ascii), justify="left", no_wrap=True)
+    best = {
+        column: max(k.chance(column).value for k in advice.kingdoms) for column in COLUMNS
+    }
+    for kingdom in advice.kingdoms:
+        cells = [
+            _chance_cell(kingdom.chance(c), kingdom.chance(c).value >= best[c] - 1e-12, ascii)
+            for c in COLUMNS
+        ]
+        row_style = "bold" if kingdom is advice.recommended else ""
+        table.add_row(
+            Text(str(kingdom.position), style=row_style),
+            ruler_text(kingdom.ruler, ascii),
+            str(kingdom.target),
+            *cells,
+        )
+    legend = Text(
+        "wins: the target. Chances of exactly the target with best play: no ability, each "
+        "Jack alone, all four Jacks, and all: Jacks and unused supporters. "
+        + ("* marks" if ascii else "Green marks")
+        + " the best of each column.",
+        style="dim",
+    )
+    parts = [head, table, legend]
+    if any(c.estimate for k in advice.kingdoms for c in k.chances):
+        mark = "~" if ascii else "≈"
+        parts.append(
+            Text(
+                f"{mark} marks a Monte Carlo estimate: the exact search ran out of time "
+                "(--time-limit). Its fallback policy never beats best play, so an estimate "
+                "errs low.",
+                style="yellow",
+            )
+        )
+    parts.append(Text(advice_reason(advice, ascii), style="bold"))
+    parts.append(
+        Text(
+            f"{advice.solves} solves, {advice.estimates} estimates, {advice.seconds:.1f} s",
+            style="dim",
+        )
+    )
+    return Group(*parts)
+
+
+@contextmanager
+def advise_progress(
+    tour: TourState, ascii: bool = False, enabled: bool = True
+) -> Iterator[Callable[[int, int, str, int], None]]:
+    """A transient progress bar on stderr for :func:`search.advice.advise_visit`, shown only
+    when stderr is a terminal (a redirected stderr gets no stray lines)."""
+    console = Console(stderr=True)
+    if not enabled or not console.is_terminal:
+        yield lambda done, total, column, position: None
+        return
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(bar_width=20),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, transient=True, console=console) as progress:
+        task = progress.add_task("solving", total=None)
+
+        def update(done: int, total: int, column: str, position: int) -> None:
+            label = "solving"
+            if position:
+                ruler = ruler_str(tour.rulers[position - 1], ascii)
+                label = f"{_column_name(column)}: kingdom {position} ({ruler})"
+            progress.update(task, completed=done, total=total, description=label)
+
+        yield update
+
+
+# --- move: what now ------------------------------------------------------------------------
+
+
+def move_text(move: Move, tour: TourState, ascii: bool = False) -> str:
+    """A move as the player would say it, e.g. ``Politics (J♠) with kingdom 6 (Q♦)``."""
+    option = move.option
+    if option.kind == "debate":
+        return "debate now"
+    if option.kind == "answer":
+        return "answer " + card_str(option.card, ascii)
+    if option.kind == "discard":
+        return "discard " + cards_str(move.discard, ascii)
+    suit = option.suit
+    if move.source is not None:
+        who = f"supporter {ruler_str(move.source, ascii)}"
+    else:
+        who = f"J{suit_str(suit, ascii)}"
+    text = f"{suit.ability} ({who})"
+    if move.swap_with is not None:
+        ruler = tour.rulers[move.swap_with - 1]
+        text += f" with kingdom {move.swap_with} ({ruler_str(ruler, ascii)})"
+    return text
+
+
+def _wins_table(distribution: Sequence[float], ascii: bool) -> Table:
+    table = Table(title="Wins at the end", title_justify="left",
+                  box=box.ASCII2 if ascii else box.HEAVY_HEAD)
+    table.add_column("wins", justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("")
+    for wins, p in enumerate(distribution):
+        table.add_row(str(wins), _percent(p), mini_bar(p, 20, ascii))
+    return table
+
+
+def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group:
+    """The visit now, the chance with best play, every option best first with its loss."""
+    position = advice.position
+    head = Text.assemble(
+        f"Kingdom {advice.kingdom}: ", ruler_text(advice.ruler, ascii),
+        " rules, trump ", suit_text(position.trump, ascii),
+        f", target {position.target}, won so far {position.wins}",
+    )
+    hand = Text.assemble("Hand ", cards_text(position.hand, ascii))
+    if position.waiting is not None:
+        hand.append("   ruler's card ")
+        hand.append_text(cards_text([position.waiting], ascii))
+        hand.append(" waits")
+    parts: list = [head, hand]
+    chance = advice.chance
+    if chance.estimate:
+        low, high = chance.interval
+        interval = f"{_percent(low).strip()}-{_percent(high).strip()}"
+        parts.append(
+            Text(
+                f"Chance {percent_text(chance.value, True, ascii)} - ESTIMATE from "
+                f"{chance.playouts} Monte Carlo playouts (95% CI {interval}): "
+                "the exact search ran out of time, so the options are not ranked. Raise "
+                "--time-limit for an exact answer.",
+                style="yellow",
+            )
+        )
+        parts.append(_wins_table(advice.distribution, ascii))
+        return Group(*parts)
+    best = advice.moves[0]
+    parts.append(
+        Text.assemble(
+            ("Chance ", "bold"), (_percent(chance.value).strip(), BEST_STYLE),
+            " with best play: ", (move_text(best, tour, ascii), "bold"),
+        )
+    )
+    table = Table(title="Options, best first", title_justify="left",
+                  box=box.ASCII2 if ascii else box.HEAVY_HEAD)
+    table.add_column("option")
+    table.add_column("chance", justify="right")
+    table.add_column("loss", justify="right")
+    table.add_column("")
+    for move in advice.moves:
+        style = BEST_STYLE if move.loss <= 1e-12 else ""
+        table.add_row(
+            Text(move_text(move, tour, ascii), style=style),
+            _percent(move.chance),
+            "" if move.loss <= 1e-12 else _percent(move.loss),
+            mini_bar(move.chance, 12, ascii),
+        )
+    parts.append(table)
+    parts.append(_wins_table(advice.distribution, ascii))
+    parts.append(Text(f"{advice.seconds:.2f} s", style="dim"))
+    return Group(*parts)

@@ -155,3 +155,55 @@ def finish_visit(tour: TourState, visit: VisitState) -> TourState:
         visits=tour.visits + 1,
         failed=not visit.succeeded,
     )
+
+
+def tour_between_visits(
+    layout: tuple[Ruler | None, ...] | list[Ruler | None],
+    used: tuple[Ruler, ...] | list[Ruler] = (),
+    unused: tuple[Ruler, ...] | list[Ruler] | None = None,
+    config: TourConfig = TourConfig(),
+) -> TourState:
+    """A tour under way from the rulers lying on the kingdoms now (None where won); checked.
+
+    A ruler leaves its kingdom only when won, and then becomes a supporter, so the won
+    rulers are exactly those lying on no kingdom (§2.6). ``used`` names the supporters
+    whose ability is spent; ``unused``, if given, must name all the others.
+    """
+    layout = tuple(layout)
+    if len(layout) != config.kingdoms:
+        raise IllegalActionError(f"the tour has {config.kingdoms} kingdoms, got {len(layout)}")
+    lying = [r for r in layout if r is not None]
+    if len(set(lying)) != len(lying):
+        raise IllegalActionError("each ruler can lie on only one kingdom")
+    for ruler in [*lying, *used, *(unused or ())]:
+        if ruler not in config.ruler_cards:
+            raise IllegalActionError(
+                f"{ruler.ascii()} is not a ruler of the short tour: only Kings rule there"
+            )
+    if not lying:
+        raise IllegalActionError("every kingdom is won: the tour is over")
+    won = [r for r in config.ruler_cards if r not in lying]
+    where = {ruler: index + 1 for index, ruler in enumerate(layout) if ruler is not None}
+    unused_given = unused is not None
+    unused = list(unused or ())
+    for ruler in [*used, *unused]:
+        if ruler in where:
+            raise IllegalActionError(
+                f"{ruler.ascii()} lies on kingdom {where[ruler]}: only a won ruler is a supporter"
+            )
+    for ruler in used:
+        if ruler in unused:
+            raise IllegalActionError(
+                f"{ruler.ascii()} cannot be both a used and an unused supporter"
+            )
+    if len(set(used)) != len(used) or len(set(unused)) != len(unused):
+        raise IllegalActionError("each supporter can be listed once")
+    if unused_given:
+        missing = [r for r in won if r not in used and r not in unused]
+        if missing:
+            raise IllegalActionError(
+                f"{missing[0].ascii()} lies on no kingdom, so it was won: "
+                "it is a supporter, used or unused"
+            )
+    supporters = tuple(Supporter(r, used=r in used) for r in won)
+    return TourState(config=config, rulers=layout, supporters=supporters, visits=len(won))
