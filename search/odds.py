@@ -184,8 +184,13 @@ def _root(position: Position) -> tuple:
 
 
 def make_solver(exact: bool = False, deadline: float | None = None) -> KingdomSolver:
-    """A fresh solver for one query."""
-    return KingdomSolver(exact=exact, deadline=deadline)
+    """A fresh solver for one query: the compiled kernel for floats, the reference kernel for
+    exact fractions (both give the same values; tests/test_fastkernel.py)."""
+    if exact:
+        return KingdomSolver(exact=True, deadline=deadline)
+    from .fastkernel import FastKingdomSolver
+
+    return FastKingdomSolver(deadline=deadline)
 
 
 def root_options(solver: KingdomSolver, position: Position) -> list[tuple[Option, tuple, list]]:
