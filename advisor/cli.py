@@ -22,7 +22,6 @@ from search.advice import (
     VisitAdvice,
     advise_visit,
     place_seen,
-    rank_discards,
     rank_moves,
     visit_abilities,
     visit_position,
@@ -393,8 +392,8 @@ def _move_json(advice: MoveAdvice, tour: TourState) -> dict:
         if move.swap_with is not None:
             entry["swap_with"] = move.swap_with
             entry["new_trump"] = option.new_trump.letter
-        if move.discard is not None:
-            entry["discard"] = [card.ascii() for card in move.discard]
+        if option.cards is not None:
+            entry["discard"] = [card.ascii() for card in option.cards]
         entry["chance"] = move.chance
         entry["loss"] = move.loss
         options.append(entry)
@@ -455,7 +454,7 @@ def move(
         bool,
         typer.Option(
             "--commerce-discard",
-            help="Commerce has drawn (in --hand): rank the 2 cards to discard.",
+            help="Commerce has drawn (in --hand): rank the 2 cards to discard (always exact).",
         ),
     ] = False,
     short: ShortOption = False,
@@ -485,12 +484,11 @@ def move(
     used = parse_suits(jacks_used)
     abilities = visit_abilities(tour, kingdom, used)
     discard_pile, scoring = _piles(cards, wins, discard, won_cards, seen, abilities, waiting)
-    position = visit_position(tour, kingdom, cards, discard_pile, scoring, waiting, used)
+    position = visit_position(
+        tour, kingdom, cards, discard_pile, scoring, waiting, used, discarding=commerce
+    )
     with tables.spinner("solving", enabled=not as_json):
-        if commerce:
-            advice = rank_discards(tour, kingdom, position, time_limit=time_limit)
-        else:
-            advice = rank_moves(tour, kingdom, position, used, time_limit=time_limit)
+        advice = rank_moves(tour, kingdom, position, used, time_limit=time_limit)
     if as_json:
         _print_json(_move_json(advice, tour))
         return

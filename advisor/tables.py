@@ -327,7 +327,7 @@ def move_text(move: Move, tour: TourState, ascii: bool = False) -> str:
     if option.kind == "answer":
         return "answer " + card_str(option.card, ascii)
     if option.kind == "discard":
-        return "discard " + cards_str(move.discard, ascii)
+        return "discard " + cards_str(option.cards, ascii)
     suit = option.suit
     if move.source is not None:
         who = f"supporter {ruler_str(move.source, ascii)}"

@@ -1,0 +1,271 @@
+"""`emissary advise`: each unvisited kingdom's chance under every ability set (RULINGS.md §7).
+
+The exact solves run for real. Drawing abilities (Military, Commerce, all Jacks) are slow in the
+pure-Python solver, so the hands here are one-card what-ifs: small trees, the same code paths.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rich.console import Console
+
+from advisor.tables import advise_view, percent_text
+from search.advice import (
+    COLUMNS,
+    Chance,
+    KingdomAdvice,
+    VisitAdvice,
+    advise_visit,
+    column_abilities,
+)
+from search.cards import KINGS, QUEENS, CardSet
+from search.odds import make_position, solve_kingdom
+from search.tour import IllegalActionError, TourConfig, tour_between_visits
+from tests.test_cli import SUIT_SYMBOLS, assert_one_line_error, run_in_process
+
+KC, KD, KH, KS = KINGS
+QC, QD, QH, QS = QUEENS
+STANDARD = "K♣ Q♥ K♠ Q♦ K♥ Q♣ K♦ Q♠"
+
+# Two kingdoms of one trump (K♣ and Q♣ share their Politics pool and so one solve), one more,
+# five won; one unused supporter (Q♠) so that "all" differs from "jacks".
+SHARED = ["K♣ Q♣ K♥ - - - - -", ["--used-supporters", "Q♥ K♠ Q♦ K♦"]]
+# The short tour with kingdoms 2 and 4 won (given as a full list plus --visited).
+SHORT = ["KC KD KH KS", ["--short", "--visited", "2,4", "--used-supporters", "KD"]]
+
+
+def _advise_json(monkeypatch, capsys, hand: str, rulers: str, extra: list[str]) -> dict:
+    args = ["advise", hand, "--rulers", rulers, *extra, "--time-limit", "600", "--json"]
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.mark.parametrize(("rulers", "extra"), [SHARED, SHORT], ids=["shared-trump", "short"])
+def test_advise_json_equals_solve_kingdom_for_every_kingdom_and_ability_set(
+    monkeypatch, capsys, rulers, extra
+) -> None:
+    """advise --json: every chance is solve_kingdom's for that kingdom, ability set and pool."""
+    data = _advise_json(monkeypatch, capsys, "8H", rulers, extra)
+    short = "--short" in extra
+    layout = [KC, KD, KH, KS] if short else [KC, QC, KH]
+    unvisited = {k["position"]: k for k in data["kingdoms"]}
+    assert len(unvisited) == (2 if short else 3)
+    unused = [QS] if not short else [KS]
+    hand = CardSet.parse("8H")
+    for kingdom in data["kingdoms"]:
+        position = kingdom["position"]
+        ruler = layout[position - 1]
+        assert kingdom["ruler"] == ruler.ascii() and kingdom["trump"] == ruler.suit.letter
+        assert kingdom["target"] == TourConfig(short=short).target(position)
+        pool = [
+            layout[p - 1].suit for p in unvisited if p != position
+        ]  # the other unvisited rulers
+        for column in COLUMNS:
+            jacks, supporters = column_abilities(column, unused)
+            direct = solve_kingdom(
+                make_position(hand, ruler.suit, kingdom["target"], jacks, supporters, pool)
+            )
+            assert not direct.estimate
+            assert kingdom["chance"][column] == pytest.approx(direct.chance, abs=1e-12), column
+            if column == "all":
+                expected = {str(j): p for j, p in enumerate(direct.distribution)}
+                assert kingdom["distribution"] == pytest.approx(expected, abs=1e-12)
+        assert kingdom["estimates"] == {}
+
+
+def test_kingdoms_of_one_trump_share_their_solves(monkeypatch, capsys) -> None:
+    """advise: K♣ and Q♣ share one solve per ability set: 7 sets x 2 trumps = 14 solves."""
+    data = _advise_json(monkeypatch, capsys, "8H", *SHARED)
+    assert data["solves"] == 14 and data["estimates"] == 0
+
+
+def test_recommendation_is_the_best_chance_with_every_ability(monkeypatch, capsys) -> None:
+    """advise: the recommended kingdom has the highest 'all' chance; the reason says so."""
+    data = _advise_json(monkeypatch, capsys, "8H", *SHARED)
+    best = max(data["kingdoms"], key=lambda k: k["chance"]["all"])
+    recommendation = data["recommendation"]
+    assert recommendation["position"] == best["position"]
+    assert recommendation["chance"] == best["chance"]["all"]
+    assert "every Jack and supporter" in recommendation["reason"]
+    assert "this visit only" in recommendation["reason"]
+
+
+def test_advise_visit_reports_progress_to_the_end() -> None:
+    """advise_visit: progress runs from 0 to the total, one step per kingdom and ability set."""
+    tour = tour_between_visits([KC, None, None, KS], used=[KD, KH], config=TourConfig(short=True))
+    steps = []
+    advise_visit(tour, CardSet.parse("3H"), progress=lambda *step: steps.append(step))
+    total = 2 * len(COLUMNS)
+    assert [s[0] for s in steps] == list(range(total + 1))
+    assert all(s[1] == total for s in steps)
+
+
+def test_a_solve_past_the_time_limit_gives_flagged_estimates(monkeypatch, capsys) -> None:
+    """advise --time-limit: a drawing solve past it becomes a Monte Carlo estimate, with its CI
+    in JSON and '≈' in the table."""
+    args = ["advise", "8D 2H", "--rulers", "K♣ - - - - - - -", "--time-limit", "0.000001"]
+    args += ["--used-supporters", "Q♣ Q♥ K♠ Q♦ K♥ K♦ Q♠"]
+    code, out, err = run_in_process(monkeypatch, capsys, [*args, "--json"])
+    assert code == 0, err
+    kingdom = json.loads(out)["kingdoms"][0]
+    # All four Jacks search far past the first clock reading of either kernel.
+    assert {"jacks", "all"} <= set(kingdom["estimates"])
+    for column, estimate in kingdom["estimates"].items():
+        low, high = estimate["ci"]
+        assert low - 1e-12 <= kingdom["chance"][column] <= high + 1e-12  # Wilson rounds
+        assert estimate["playouts"] >= 200
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert code == 0, err
+    assert "≈" in out and "Monte Carlo" in out
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+def _synthetic_advice() -> tuple[VisitAdvice, object]:
+    """Eight kingdoms minus two won, with extreme and estimated chances (no solving)."""
+    layout = [KC, QH, None, QD, KH, QC, None, QS]
+    tour = tour_between_visits(layout, used=[KD])
+    values = [0.0, 0.004, 0.5, 0.996, 1.0, 0.123456]
+    kingdoms = []
+    for row, position in enumerate(tour.unvisited):
+        chances = tuple(
+            Chance(values[(row + i) % len(values)], i >= 5, (0.0, 1.0), 200)
+            for i in range(len(COLUMNS))
+        )
+        ruler = layout[position - 1]
+        kingdoms.append(KingdomAdvice(position, ruler, position, chances, (0.5, 0.5)))
+    hand = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S")
+    return VisitAdvice(hand, tuple(kingdoms), kingdoms[3], 12, 4, 3.0), tour
+
+
+@pytest.mark.parametrize("ascii", [False, True], ids=["symbols", "ascii"])
+def test_advise_table_fits_80_columns_one_line_per_kingdom(ascii: bool) -> None:
+    """advise: the table renders within 80 columns, each kingdom on one line."""
+    advice, tour = _synthetic_advice()
+    console = Console(width=80, record=True)
+    console.print(advise_view(advice, tour, ascii))
+    text = console.export_text()
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= 80
+    for kingdom in advice.kingdoms:
+        ruler = kingdom.ruler.ascii() if ascii else str(kingdom.ruler)
+        row = [line for line in lines if line.lstrip().startswith(f"{kingdom.position}")
+               and ruler in line]
+        assert len(row) == 1, (ruler, text)
+        assert row[0].count("%") == len(COLUMNS)
+    assert "Visit kingdom 5" in text  # kingdoms[3] sits on position 5
+    if ascii:
+        assert text.isascii() and not any(s in text for s in SUIT_SYMBOLS)
+        assert "~" in text and "*" in text  # estimates and best cells marked without colour
+    else:
+        assert "≈" in text
+
+
+def test_percentages_never_round_to_certainty_or_nothing() -> None:
+    """advise: 99.6% shows as '>99%' and 0.4% as '<1%'; only 0 and 1 show as 0% and 100%."""
+    assert [percent_text(p) for p in (0.0, 0.004, 0.996, 1.0, 0.5)] == [
+        "0%", "<1%", ">99%", "100%", "50%",
+    ]
+    assert percent_text(0.41, estimate=True) == "≈41%"
+
+
+def test_advise_cli_ascii_prints_no_suit_symbols_within_80_columns(monkeypatch, capsys) -> None:
+    """advise --ascii: letters for suits, every line within 80 columns."""
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ["advise", "8H", "--rulers", SHARED[0], *SHARED[1], "--ascii"]
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert code == 0 and err == ""
+    assert not any(symbol in out for symbol in SUIT_SYMBOLS)
+    assert max(map(len, out.splitlines())) <= 80
+    assert "KC" in out and "QC" in out and "KH" in out and "Visit kingdom" in out
+
+
+def test_advise_symbols_by_default(monkeypatch, capsys) -> None:
+    """advise: rulers print with suit symbols unless --ascii."""
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ["advise", "8H", "--rulers", SHARED[0], *SHARED[1]]
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert code == 0 and err == ""
+    assert "K♣" in out and "Q♣" in out and max(map(len, out.splitlines())) <= 80
+
+
+# --- the tour state ---------------------------------------------------------------------------
+
+
+def test_won_rulers_are_those_lying_on_no_kingdom() -> None:
+    """§2.6: a won ruler leaves its kingdom as a supporter; unlisted ones default to unused."""
+    tour = tour_between_visits([None, QH, KS, QD, KH, QC, None, QS], used=[KD])
+    assert tour.visited == {1, 7} and tour.unused_supporters == (KC,)
+    assert [s.ruler for s in tour.supporters if s.used] == [KD]
+
+
+@pytest.mark.parametrize(
+    ("layout", "used", "unused", "fragment"),
+    [
+        ([KC, QH, KS, QD, KH, QC, KD, QS], [KC], None, "lies on kingdom 1"),
+        ([None, QH, KS, QD, KH, QC, KD, QS], [], [], "KC lies on no kingdom"),
+        ([None, QH, KS, QD, KH, QC, KD, QS], [KC], [KC], "both"),
+        ([None] * 8, [], None, "tour is over"),
+        ([KC, KC, None, None, None, None, None, None], [], None, "only one kingdom"),
+    ],
+)
+def test_inconsistent_tours_are_refused(layout, used, unused, fragment) -> None:
+    """tour_between_visits: every ruler lies once or is a supporter, used or unused, never both."""
+    with pytest.raises(IllegalActionError, match=fragment):
+        tour_between_visits(layout, used=used, unused=unused)
+
+
+# --- bad input -----------------------------------------------------------------------------------
+
+R = STANDARD
+MALFORMED = [
+    (["advise", "AC", "--rulers", "KC QH"], 1, "expected 8 kingdoms"),
+    (["advise", "AC", "--rulers", ""], 1, "no rulers"),
+    (["advise", "AC", "--rulers", "KC KC - - - - - -"], 1, "two kingdoms"),
+    (["advise", "AC", "--rulers", "AC QH KS QD KH QC KD QS"], 1, "'AC'"),
+    (["advise", "AC", "--rulers", "JC QH KS QD KH QC KD QS"], 1, "'JC'"),
+    (["advise", "AC", "--rulers", "KX QH KS QD KH QC KD QS"], 1, "'KX'"),
+    (["advise", "AC", "--rulers", "- - - - - - - -"], 1, "tour is over"),
+    (["advise", "AC", "--rulers", "KC QH - -", "--short"], 1, "only Kings"),
+    (["advise", "AC", "--rulers", R, "--short"], 1, "expected 4 kingdoms"),
+    (["advise", "AC", "--rulers", R, "--visited", "9"], 1, "not a kingdom"),
+    (["advise", "AC", "--rulers", R, "--visited", "x"], 1, "'x'"),
+    (["advise", "AC", "--rulers", R, "--visited", "1,1"], 1, "twice"),
+    (["advise", "AC", "--rulers", R, "--visited", "1 2 3 4 5 6 7 8"], 1, "tour is over"),
+    (["advise", "AC", "--rulers", "- " + R[3:], "--visited", "2"], 2, "--visited"),
+    (["advise", "AC", "--rulers", R, "--supporters", "QH"], 1, "lies on kingdom 2"),
+    (["advise", "AC", "--rulers", R, "--used-supporters", "KS"], 1, "lies on kingdom 3"),
+    (["advise", "AC", "--rulers", R, "--visited", "1", "--supporters", "none"], 1, "no kingdom"),
+    (["advise", "AC", "--rulers", R, "--visited", "1", "--supporters", "KC",
+      "--used-supporters", "KC"], 1, "both"),
+    (["advise", "AC", "--rulers", R, "--visited", "1", "--supporters", "KC KC"], 1, "twice"),
+    (["advise", "AC", "--rulers", R, "--visited", "1", "--used-supporters", "K"], 1, "'K'"),
+    (["advise", "AC 9C", "--rulers", R], 1, "9C"),
+    (["advise", "", "--rulers", R], 1, "no cards"),
+    (["advise", "AC 2C 3C 4C 5C 6C 7C 8C AH", "--rulers", R], 2, "8 cards"),
+    (["advise", "AC", "--rulers", R, "--time-limit", "0"], 2, "positive"),
+    (["advise", "AC", "--rulers", R, "--time-limit", "-3"], 2, "positive"),
+    (["advise", "AC", "--rulers", R, "--time-limit", "soon"], 2, "--time-limit"),
+    (["advise", "AC", "--rulers", R, "--time-limit", "nan"], 2, "positive"),
+    (["advise", "AC"], 2, "--rulers"),
+    (["advise", "--rulers", R], 2, "hand"),
+    (["advise", "AC", "--rulers", R, "--kingdom", "1"], 2, "--kingdom"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragment"), MALFORMED, ids=[" ".join(c[0]) for c in MALFORMED]
+)
+def test_bad_advise_input_ends_with_one_error_line(
+    monkeypatch, capsys, args, code, fragment
+) -> None:
+    """advise: bad input exits 1 (our checks) or 2 (usage) with one line and no traceback."""
+    got, out, err = run_in_process(monkeypatch, capsys, args)
+    assert_one_line_error(got, out, err)
+    assert got == code
+    assert fragment in err
+    assert out == ""
