@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from search.cards import CardSet, Ruler, Suit
 from search.rules import VisitState
 
@@ -56,3 +58,12 @@ def visit(
         rulers=rulers,
         published_rules=published_rules,
     )
+
+
+def reference_file(name: str) -> Path:
+    """A file of the shared reference values: ``shared/reference`` lies beside the repository."""
+    for folder in Path(__file__).resolve().parents:
+        candidate = folder / "shared" / "reference" / name
+        if candidate.exists():
+            return candidate
+    raise FileNotFoundError(f"shared/reference/{name} not found beside the repository")

@@ -19,10 +19,12 @@ from search.deal import Stream
 from search.kingdom import Abilities, KingdomSolver, TimeLimitExceeded
 from search.suitpatterns import hand_run_pairs, hand_runs, signature
 
-fastkernel = pytest.importorskip("search.fastkernel")
-FastKingdomSolver = fastkernel.FastKingdomSolver
+from .helpers import reference_file
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "kingdom_cases.json"
+from search import fastkernel
+from search.fastkernel import FastKingdomSolver
+
+REFERENCE = reference_file("kingdom_cases.json")
 TOLERANCE = 1e-12
 
 # ability counts (♣ ♦ ♥ ♠): each single ability, pairs, all four, and supporters on top

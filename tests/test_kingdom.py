@@ -25,7 +25,9 @@ from search.odds import (
 from search.rules import VisitState, apply_action_unchecked, apply_chance_unchecked, chance_outcomes, legal_actions
 from search.stats import wilson_interval
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "kingdom_cases.json"
+from .helpers import reference_file
+
+REFERENCE = reference_file("kingdom_cases.json")
 
 
 def reference_cases() -> list[dict]:
