@@ -143,9 +143,12 @@ def odds(
     ] = "",
     exact: Annotated[bool, typer.Option("--exact", help="Exact fractions (slower).")] = False,
     time_limit: Annotated[
-        float | None,
-        typer.Option("--time-limit", help="Seconds for the exact search; then a Monte Carlo estimate."),
-    ] = None,
+        float,
+        typer.Option(
+            "--time-limit",
+            help="Seconds for the exact search, then a Monte Carlo estimate (bounds time and memory).",
+        ),
+    ] = 20.0,
     as_json: JsonOption = False,
     ascii: AsciiOption = False,
 ) -> None:
@@ -158,8 +161,7 @@ def odds(
         )
     if not 1 <= target <= 8:
         raise typer.BadParameter(f"{target} is not a kingdom: use 1..8", param_hint="--target")
-    if time_limit is not None and time_limit <= 0:
-        raise typer.BadParameter("give a positive number of seconds", param_hint="--time-limit")
+    _check_time_limit(time_limit)
     position = make_position(
         cards,
         parse_suit(trump),
