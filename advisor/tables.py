@@ -140,7 +140,8 @@ def odds_view(position: Position, result: KingdomResult, ascii: bool) -> Group:
 
 
 def _distribution_table(result: KingdomResult) -> Table:
-    table = Table(title="Wins at the end (best play for the target)", title_justify="left")
+    how = "fallback playouts" if result.estimate else "best play for the target"
+    table = Table(title="Wins at the end", caption=how, title_justify="left")
     table.add_column("wins", justify="right")
     table.add_column("chance", justify="right")
     table.add_column("")
