@@ -1,0 +1,501 @@
+"""The saved state of a coached tour: an append-only event log, replayed through the rules.
+
+A session never stores a game state. It stores the tour's set-up (config, mode, seed, the
+rulers on positions 1..n) and the events that happened since, in order:
+
+- ``{"type": "hand", "cards": ["AC", ...]}``: the 8 cards drawn for the next visit;
+- ``{"type": "kingdom", "position": 3}``: the kingdom chosen for that visit;
+- ``{"type": "action", "action": {...}}``: a decision, one of
+  ``{"kind": "debate"}``, ``{"kind": "answer", "card": "7H"}``,
+  ``{"kind": "ability", "suit": "S", "source": "KC" or null for the Jack, "target": 2 or null}``,
+  ``{"kind": "discard", "cards": ["3C", "5D"]}``;
+- ``{"type": "card", "card": "7H"}``: a chance outcome, the card revealed or drawn.
+
+``kingdom`` and ``action`` events may carry an ``"advice"`` dict (the best option, its chance,
+the chance of what was played) for the review; replay ignores it.
+
+The tour is always recomputed by replaying the log through the rules engine's checked doors
+(:func:`search.rules.apply_action`, :func:`search.rules.apply_chance`,
+:func:`search.tour.start_visit`),
+so a saved file can never hold an inconsistent state, and undo drops the last event.
+
+In ``seeded`` mode the deal (:class:`search.deal.Deal`) fixes the layout, every hand and every
+card that turns up; replay checks each recorded card against it, so a resumed session turns up
+exactly the cards an uninterrupted run would. In ``physical`` mode the player reports the cards.
+
+Files are written atomically (temp file, fsync, rename, fsync of the directory): a crash at
+any moment leaves either the old file or the new one.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from search.cards import Card, CardSet, Ruler
+from search.deal import Deal, Dealer
+from search.rules import (
+    Action,
+    Answer,
+    Debate,
+    Discard,
+    IllegalActionError,
+    UseAbility,
+    VisitState,
+    apply_action,
+    apply_chance,
+)
+from search.tour import TourConfig, TourState, finish_visit, new_tour, start_visit
+
+from .notation import NotationError, card_str, parse_card, parse_ruler, parse_suit, ruler_str
+
+FORMAT = "emissary-coach"
+VERSION = 1
+MODES = ("physical", "seeded")
+DECISION_EVENTS = ("kingdom", "action")
+
+
+class SessionError(ValueError):
+    """A session event, object or file that cannot be used; the message is one line."""
+
+
+# --- encoding ------------------------------------------------------------------
+
+
+def encode_action(action: Action) -> dict:
+    """The JSON-ready form of a rules-engine action."""
+    if isinstance(action, Debate):
+        return {"kind": "debate"}
+    if isinstance(action, Answer):
+        return {"kind": "answer", "card": card_str(action.card, ascii=True)}
+    if isinstance(action, UseAbility):
+        return {
+            "kind": "ability",
+            "suit": action.suit.letter,
+            "source": ruler_str(action.source, ascii=True) if action.source else None,
+            "target": action.target,
+        }
+    return {"kind": "discard", "cards": [card_str(c, ascii=True) for c in action.cards]}
+
+
+def _card(value: Any) -> Card:
+    if not isinstance(value, str):
+        raise SessionError(f"a card must be written as text like '7H', got {value!r}")
+    return parse_card(value)
+
+
+def _cards(value: Any) -> list[Card]:
+    if not isinstance(value, list):
+        raise SessionError(f"cards must be a list like ['7H', 'AC'], got {value!r}")
+    cards = [_card(v) for v in value]
+    if len(set(cards)) != len(cards):
+        raise SessionError(f"a card is given twice in {value!r}")
+    return cards
+
+
+def _position(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise SessionError(f"a kingdom position must be an integer, got {value!r}")
+    return value
+
+
+def decode_action(data: Any) -> Action:
+    """The action a JSON form names; raises :class:`SessionError` on a malformed one."""
+    if not isinstance(data, dict):
+        raise SessionError(f"an action must be an object, got {data!r}")
+    kind = data.get("kind")
+    try:
+        if kind == "debate":
+            return Debate()
+        if kind == "answer":
+            return Answer(_card(data.get("card")))
+        if kind == "ability":
+            suit = data.get("suit")
+            if not isinstance(suit, str):
+                raise SessionError(f"an ability needs a suit letter, got {suit!r}")
+            source = data.get("source")
+            if source is not None and not isinstance(source, str):
+                raise SessionError(
+                    f"an ability source must be a ruler like 'KC' or null, got {source!r}"
+                )
+            target = data.get("target")
+            return UseAbility(
+                parse_suit(suit),
+                parse_ruler(source) if source is not None else None,
+                _position(target) if target is not None else None,
+            )
+        if kind == "discard":
+            return Discard(CardSet(_cards(data.get("cards"))))
+    except NotationError as error:
+        raise SessionError(str(error)) from None
+    raise SessionError(f"unknown action kind {kind!r}: debate, answer, ability or discard")
+
+
+def _check_event(event: Any) -> dict:
+    """A JSON-ready deep copy of ``event`` after checking its shape (not its legality)."""
+    if not isinstance(event, dict):
+        raise SessionError(f"an event must be an object, got {event!r}")
+    try:
+        event = json.loads(json.dumps(event))
+    except (TypeError, ValueError) as error:
+        raise SessionError(f"an event must be plain JSON data: {error}") from None
+    kind = event.get("type")
+    expected = {
+        "hand": {"cards"},
+        "kingdom": {"position"},
+        "action": {"action"},
+        "card": {"card"},
+    }.get(kind)
+    if expected is None:
+        raise SessionError(f"unknown event type {kind!r}: hand, kingdom, action or card")
+    allowed = expected | {"type"} | ({"advice"} if kind in DECISION_EVENTS else set())
+    missing = sorted(expected - event.keys())
+    extra = sorted(event.keys() - allowed)
+    if missing:
+        raise SessionError(f"a {kind} event needs {missing[0]!r}")
+    if extra:
+        raise SessionError(f"a {kind} event cannot carry {extra[0]!r}")
+    if "advice" in event and not isinstance(event["advice"], dict):
+        raise SessionError(f"advice must be an object, got {event['advice']!r}")
+    return event
+
+
+# --- replay --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """Where a session stands: the tour, the visit under way and what is due next.
+
+    ``hand`` holds the 8 cards drawn while the kingdom is still to be chosen;
+    ``last_visit`` is the most recently ended visit (for the review).
+    """
+
+    tour: TourState
+    visit: VisitState | None = None
+    hand: CardSet | None = None
+    last_visit: VisitState | None = None
+    events: int = 0
+    _dealer: Dealer | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def visit_number(self) -> int:
+        """The visit under way or next due (1-based); the number played once the tour is over."""
+        return self.tour.visits if self.tour.over else self.tour.visits + 1
+
+    @property
+    def phase(self) -> str:
+        """What the session waits for: hand, kingdom, decision, card, or over."""
+        if self.tour.over:
+            return "over"
+        if self.visit is None:
+            return "kingdom" if self.hand is not None else "hand"
+        return "card" if self.visit.is_chance else "decision"
+
+
+class _Setup:
+    """The fixed part of a session the replay needs: config, mode and the deal if seeded."""
+
+    def __init__(self, session: Session) -> None:
+        self.config = session.config
+        self.deal = Deal(session.seed, session.config) if session.mode == "seeded" else None
+
+
+def _step(setup: _Setup, state: Replayed, event: dict) -> Replayed:
+    """``state`` after one checked event; raises SessionError or IllegalActionError."""
+    phase = state.phase
+    kind = event["type"]
+    number = state.tour.visits + 1
+    if phase == "over":
+        raise SessionError(f"the tour is over: no {kind} event can follow")
+    if kind == "hand":
+        if phase != "hand":
+            raise SessionError(f"a hand is not due now (waiting for: {phase})")
+        try:
+            hand = CardSet(_cards(event["cards"]))
+        except NotationError as error:
+            raise SessionError(str(error)) from None
+        if len(hand) != 8:
+            raise SessionError(f"a visit starts with 8 cards, got {len(hand)}")
+        if setup.deal is not None and hand != setup.deal.hand(number):
+            raise SessionError(
+                f"visit {number} of seed {setup.deal.seed} draws "
+                f"{setup.deal.hand(number).ascii()}, "
+                f"not {hand.ascii()}"
+            )
+        return Replayed(state.tour, hand=hand, last_visit=state.last_visit, events=state.events + 1)
+    if kind == "kingdom":
+        if phase != "kingdom":
+            raise SessionError(f"a kingdom is not due now (waiting for: {phase})")
+        visit = start_visit(state.tour, state.hand, _position(event["position"]))
+        dealer = setup.deal.dealer(number) if setup.deal is not None else None
+        return Replayed(state.tour, visit, None, state.last_visit, state.events + 1, dealer)
+    dealer = state._dealer
+    if kind == "action":
+        if phase != "decision":
+            raise SessionError(f"a decision is not due now (waiting for: {phase})")
+        visit = apply_action(state.visit, decode_action(event["action"]))
+    else:
+        if phase != "card":
+            raise SessionError(f"no card is due to turn up now (waiting for: {phase})")
+        try:
+            card = _card(event["card"])
+        except NotationError as error:
+            raise SessionError(str(error)) from None
+        if dealer is not None:
+            dealer = copy.copy(dealer)  # the Dealer is stateful; earlier states keep theirs
+            expected = dealer.next_card(state.visit)
+            if card != expected:
+                raise SessionError(
+                    f"seed {setup.deal.seed} turns up {expected.ascii()} here, not {card.ascii()}"
+                )
+        visit = apply_chance(state.visit, card)
+    if visit.over:
+        return Replayed(finish_visit(state.tour, visit), last_visit=visit, events=state.events + 1)
+    return Replayed(state.tour, visit, None, state.last_visit, state.events + 1, dealer)
+
+
+# --- the session ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Session:
+    """A coached tour: its set-up and the event log; every state is recomputed by replay."""
+
+    config: TourConfig
+    mode: str
+    seed: int | None
+    rulers: tuple[str, ...]
+    events: tuple[dict, ...] = ()
+    format: str = FORMAT
+    version: int = VERSION
+    _replayed: list = field(default_factory=list, repr=False, compare=False)
+
+    @classmethod
+    def new(
+        cls,
+        config: TourConfig = TourConfig(),
+        mode: str = "physical",
+        seed: int | None = None,
+        rulers: list[str] | tuple[str, ...] | None = None,
+    ) -> Session:
+        """A session with no events; a seeded one takes its rulers from the deal if not given."""
+        if mode == "seeded" and rulers is None and isinstance(seed, int):
+            rulers = [ruler_str(r, ascii=True) for r in Deal(seed, config).layout()]
+        session = cls(config, mode, seed, tuple(rulers or ()))
+        session.replay()
+        return session
+
+    def _setup(self) -> tuple[_Setup, TourState]:
+        if self.format != FORMAT:
+            raise SessionError(f"not an {FORMAT} session (format {self.format!r})")
+        if not isinstance(self.version, int) or self.version > VERSION:
+            raise SessionError(
+                f"session version {self.version!r} is newer than this program reads ({VERSION})"
+            )
+        if self.mode not in MODES:
+            raise SessionError(f"mode must be physical or seeded, got {self.mode!r}")
+        seed_ok = isinstance(self.seed, int) and not isinstance(self.seed, bool)
+        if self.mode == "seeded" and not seed_ok:
+            raise SessionError(f"a seeded session needs an integer seed, got {self.seed!r}")
+        if self.mode == "physical" and self.seed is not None:
+            raise SessionError("a physical session has no seed")
+        try:
+            rulers = [parse_ruler(r) for r in self.rulers]
+        except (NotationError, AttributeError, TypeError):
+            shown = list(self.rulers)
+            raise SessionError(f"rulers must be written like 'KC', got {shown!r}") from None
+        tour = new_tour(rulers, self.config)
+        setup = _Setup(self)
+        if setup.deal is not None and tuple(rulers) != setup.deal.layout():
+            layout = " ".join(ruler_str(r, ascii=True) for r in setup.deal.layout())
+            raise SessionError(f"seed {self.seed} lays out {layout}, not {' '.join(self.rulers)}")
+        return setup, tour
+
+    def replay(self) -> Replayed:
+        """The state after every event, through the checked doors; raises SessionError."""
+        if self._replayed:
+            return self._replayed[0]
+        try:
+            setup, tour = self._setup()
+            state = Replayed(tour)
+            for index, event in enumerate(self.events):
+                try:
+                    state = _step(setup, state, _check_event(event))
+                except (SessionError, IllegalActionError, NotationError) as error:
+                    raise SessionError(f"event {index + 1}: {error}") from None
+        except IllegalActionError as error:
+            raise SessionError(str(error)) from None
+        self._replayed.append(state)
+        return state
+
+    def append(self, event: dict) -> Session:
+        """A new session with ``event`` appended, if legal; raises SessionError otherwise."""
+        state = self.replay()
+        event = _check_event(event)
+        try:
+            state = _step(_Setup(self), state, event)
+        except (IllegalActionError, NotationError) as error:
+            raise SessionError(str(error)) from None
+        session = Session(self.config, self.mode, self.seed, self.rulers, (*self.events, event))
+        session._replayed.append(state)
+        return session
+
+    def undo(self) -> Session:
+        """A new session without the last event; raises SessionError if there is none."""
+        if not self.events:
+            raise SessionError("nothing to undo: the session has no events")
+        return Session(self.config, self.mode, self.seed, self.rulers, self.events[:-1])
+
+    # --- seeded deals ---
+
+    def _deal(self) -> Deal:
+        if self.mode != "seeded":
+            raise SessionError("only a seeded session deals cards; report the physical ones")
+        return Deal(self.seed, self.config)
+
+    def next_hand(self) -> list[str]:
+        """The 8 cards the deal gives the next visit (ASCII); the session must wait for a hand."""
+        deal, state = self._deal(), self.replay()
+        if state.phase != "hand":
+            raise SessionError(f"no hand is due now (waiting for: {state.phase})")
+        return [card_str(c, ascii=True) for c in deal.hand(state.visit_number)]
+
+    def next_chance_card(self) -> str:
+        """The card the deal turns up now (ASCII); the session must wait for a card."""
+        self._deal()
+        state = self.replay()
+        if state.phase != "card":
+            raise SessionError(f"no card is due to turn up now (waiting for: {state.phase})")
+        return card_str(copy.copy(state._dealer).next_card(state.visit), ascii=True)
+
+    # --- JSON ---
+
+    def to_json(self) -> dict:
+        """The JSON-ready form saved to disk."""
+        return {
+            "format": self.format,
+            "version": self.version,
+            "config": {"short": self.config.short, "published_rules": self.config.published_rules},
+            "mode": self.mode,
+            "seed": self.seed,
+            "rulers": list(self.rulers),
+            "events": [dict(e) for e in self.events],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Session:
+        """The session a JSON object holds, checked by replaying it; raises SessionError."""
+        if not isinstance(data, dict):
+            raise SessionError("not an emissary-coach session (not a JSON object)")
+        if data.get("format") != FORMAT:
+            raise SessionError(f"not an {FORMAT} session (format {data.get('format')!r})")
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise SessionError(f"bad session version {version!r}")
+        if version > VERSION:
+            raise SessionError(
+                f"session version {version} is newer than this program reads ({VERSION})"
+            )
+        config = data.get("config")
+        if not isinstance(config, dict) or not all(
+            isinstance(config.get(k), bool) for k in ("short", "published_rules")
+        ):
+            raise SessionError(
+                f"config must give short and published_rules as true/false, got {config!r}"
+            )
+        rulers, events = data.get("rulers"), data.get("events")
+        if not isinstance(rulers, list) or not isinstance(events, list):
+            raise SessionError("rulers and events must be lists")
+        session = cls(
+            TourConfig(short=config["short"], published_rules=config["published_rules"]),
+            data.get("mode"),
+            data.get("seed"),
+            tuple(rulers),
+            tuple(events),
+            version=version,
+        )
+        session.replay()
+        return session
+
+
+# --- files ---------------------------------------------------------------------
+
+
+def _fsync_directory(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # e.g. Windows cannot open a directory
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_temp(session: Session, path: Path) -> Path:
+    """The session written and fsynced to a new temp file next to ``path``."""
+    text = json.dumps(session.to_json(), indent=1, ensure_ascii=True) + "\n"
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        os.unlink(temp)
+        raise
+    return Path(temp)
+
+
+def save(session: Session, path: str | os.PathLike) -> None:
+    """Write ``session`` atomically: the file holds the old session or the new, never a mix."""
+    path = Path(path)
+    temp = _write_temp(session, path)
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    _fsync_directory(path.parent)
+
+
+def create(path: str | os.PathLike, session: Session) -> None:
+    """Write a new session file; refuses if ``path`` exists (never overwrites a foreign file)."""
+    path = Path(path)
+    if path.exists():
+        raise SessionError(f"{path}: already exists; choose another file or resume it")
+    temp = _write_temp(session, path)
+    try:
+        os.link(temp, path)  # atomic, and fails if the path appeared meanwhile
+    except FileExistsError:
+        raise SessionError(f"{path}: already exists; choose another file or resume it") from None
+    finally:
+        temp.unlink(missing_ok=True)
+    _fsync_directory(path.parent)
+
+
+def load(path: str | os.PathLike) -> Session:
+    """The session saved at ``path``, checked by replay; each problem is a one-line error."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SessionError(f"{path}: no such session file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SessionError(f"{path}: cannot be read: {error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SessionError(f"{path}: not valid JSON ({error}); the file may be truncated") from None
+    try:
+        return Session.from_json(data)
+    except SessionError as error:
+        raise SessionError(f"{path}: {error}") from None
