@@ -497,6 +497,57 @@ def move(
     _console().print(tables.move_view(advice, tour, ascii))
 
 
+@app.command()
+def coach(
+    session: Annotated[
+        str, typer.Option("--session", help="Session file: created if new, resumed if it exists.")
+    ] = "emissary-session.json",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Practice on a seeded deal instead of real cards.")
+    ] = None,
+    short: ShortOption = False,
+    published_rules: PublishedOption = False,
+    advice: Annotated[
+        bool, typer.Option("--advice/--no-advice", help="Show the advice at every decision.")
+    ] = True,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", help="Seconds for each exact solve before an estimate.")
+    ] = 5.0,
+    ascii: AsciiOption = False,
+) -> None:
+    """Coach a whole tour step by step; every step is saved to the session file."""
+    from pathlib import Path
+
+    from . import coach as coaching
+
+    _check_time_limit(time_limit)
+    if seed is not None and seed < 0:
+        raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
+    console = _console()
+    coaching.run(
+        Path(session),
+        seed,
+        TourConfig(short=short, published_rules=published_rules),
+        console,
+        console.input,
+        advice=advice,
+        time_limit=time_limit,
+        ascii=ascii,
+    )
+
+
+@app.command()
+def review(
+    session: Annotated[str, typer.Argument(help="A coach session file.")],
+    ascii: AsciiOption = False,
+) -> None:
+    """Review a coached tour: each decision, the advice, what was played and what it cost."""
+    from . import coach as coaching
+    from .session import load
+
+    _console().print(coaching.review_view(load(session), ascii))
+
+
 def main() -> None:
     """Console-script entry: run the app, turning every input error into one line."""
     try:

@@ -1,0 +1,381 @@
+"""The coach: a whole tour, step by step, beside the physical cards or a seeded deal.
+
+It asks only what the player sees (the rulers, the 8 cards drawn, each card that
+turns up), shows the advice at every decision, takes what the player actually
+did and records the chance it cost. Every step is appended to the session file
+(:mod:`advisor.session`) and saved atomically, so a crash or ``kill -9`` loses
+nothing: ``emissary coach --session FILE`` resumes where it stopped.
+
+At any prompt: ``help``, ``undo``, ``state``, ``quit``. Pressing Enter takes
+the suggested answer shown in brackets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from search.advice import advise_visit, rank_moves
+from search.cards import CardSet, Suit
+from search.odds import position_from_visit
+from search.rules import (
+    Answer,
+    Debate,
+    Discard,
+    Phase,
+    UseAbility,
+    VisitState,
+    legal_actions,
+)
+from search.tour import TourConfig
+
+from . import tables
+from .notation import card_str, cards_str, parse_card, parse_cards, parse_hand, parse_ruler, parse_rulers
+from .session import Session, create, encode_action, load, save
+
+HELP = (
+    "At any prompt: 'help', 'undo' (take back the last step), 'state' (where the tour stands), "
+    "'quit' (save and stop). Plays: 'd' or 'debate'; a card such as '7H' to answer; 'H', 'C', 'D' "
+    "for a Jack's ability, 'S 3' for Politics with kingdom 3, add a supporter to use it instead of "
+    "the Jack ('H QH'); two cards such as 'AC 2D' for Commerce's discards. Enter takes the suggestion."
+)
+
+
+class Quit(Exception):
+    """The player asked to stop."""
+
+
+class Coach:
+    """The prompt loop over one session file."""
+
+    def __init__(
+        self,
+        path: Path,
+        console: Console,
+        read: Callable[[str], str],
+        advice: bool = True,
+        time_limit: float = 5.0,
+        ascii: bool = False,
+    ) -> None:
+        self.path = path
+        self.console = console
+        self.read = read
+        self.advice = advice
+        self.time_limit = time_limit
+        self.ascii = ascii
+
+    # --- start or resume ---------------------------------------------------------------
+
+    def open(self, seed: int | None, config: TourConfig) -> Session:
+        """Resume the session file if it exists, else start one (seeded or physical)."""
+        if self.path.exists():
+            session = load(self.path)
+            self.say(f"Resuming {self.path} at step {len(session.events) + 1}.")
+            return session
+        if seed is not None:
+            session = Session.new(config, "seeded", seed)
+        else:
+            count = config.kingdoms
+            while True:
+                text = self.ask(f"Rulers on kingdoms 1..{count}, left to right", None, session=None)
+                try:
+                    rulers = parse_rulers(text, count)
+                    session = Session.new(config, "physical", None, [r.ascii() for r in rulers])
+                    break
+                except ValueError as error:
+                    self.say(f"[red]{error}[/red]")
+        create(self.path, session)
+        return session
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def run(self, session: Session) -> Session:
+        """Play until the tour is over or the player quits; returns the final session."""
+        try:
+            while True:
+                state = session.replay()
+                if state.phase == "over":
+                    break
+                event = self.next_event(session, state)
+                session = self.commit(session, event)
+        except Quit:
+            self.say(f"Saved. Resume with: emissary coach --session {self.path}")
+            return session
+        self.console.print(review_view(session, self.ascii))
+        return session
+
+    def commit(self, session: Session, event: dict) -> Session:
+        session = session.append(event)
+        save(session, self.path)
+        return session
+
+    def next_event(self, session: Session, state) -> dict:
+        """Ask for (or deal) what comes next; repeats the prompt until the input is legal."""
+        while True:
+            try:
+                event = self._event(session, state)
+                session.append(event)  # validate before saving
+                return event
+            except _Undo:
+                raise
+            except ValueError as error:
+                self.say(f"[red]{' '.join(str(error).split())}[/red]")
+
+    def _event(self, session: Session, state) -> dict:
+        phase = state.phase
+        number = state.visit_number
+        if phase == "hand":
+            if session.mode == "seeded":
+                return {"type": "hand", "cards": session.next_hand()}
+            text = self.ask(f"Visit {number}: the 8 cards you drew", None, session)
+            return {"type": "hand", "cards": [c.ascii() for c in parse_hand(text)]}
+        if phase == "card":
+            if session.mode == "seeded":
+                card = session.next_chance_card()
+                self.say(f"Turned up: {card_str(parse_card(card), self.ascii)}")
+                return {"type": "card", "card": card}
+            what = "the ruler's card" if state.visit.phase is Phase.REVEAL else "the card you drew"
+            text = self.ask(f"Which card turned up ({what})", None, session)
+            return {"type": "card", "card": parse_card(text).ascii()}
+        if phase == "kingdom":
+            return self._kingdom_event(session, state)
+        return self._decision_event(session, state)
+
+    def _kingdom_event(self, session: Session, state) -> dict:
+        tour, hand = state.tour, state.hand
+        suggestion, advice = tour.unvisited[0], None
+        self.say(f"Visit {state.visit_number}. Your hand: {cards_str(hand, self.ascii)}")
+        if self.advice:
+            result = advise_visit(tour, hand, time_limit=self.time_limit)
+            self.console.print(tables.advise_view(result, tour, self.ascii))
+            suggestion = result.recommended.position
+            chances = {k.position: k.chance("all").value for k in result.kingdoms}
+            advice = {"best": suggestion, "chances": {str(p): c for p, c in chances.items()}}
+        text = self.ask("Kingdom to visit", str(suggestion), session)
+        try:
+            position = int(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not a kingdom number") from None
+        event = {"type": "kingdom", "position": position}
+        if advice is not None:
+            advice["played"] = advice["chances"].get(str(position))
+            event["advice"] = advice
+        return event
+
+    def _decision_event(self, session: Session, state) -> dict:
+        visit: VisitState = state.visit
+        legal = legal_actions(visit)
+        suggestion = _default_play(visit, legal)
+        moves = None
+        if self.advice:
+            jacks_used = [s for s in Suit if s not in visit.jacks]
+            moves = rank_moves(
+                _tour_for(state),
+                visit.position,
+                position_from_visit(visit),
+                jacks_used,
+                time_limit=self.time_limit,
+            )
+            self.console.print(tables.move_view(moves, _tour_for(state), self.ascii))
+            if moves.moves:
+                suggestion = _action_of(moves.moves[0], visit)
+        self.say(f"Hand: {cards_str(visit.hand, self.ascii)}   wins {visit.wins} of {visit.target}")
+        text = self.ask("Your play", describe(suggestion, self.ascii), session)
+        action = parse_play(text, visit)
+        event = {"type": "action", "action": encode_action(action)}
+        if moves is not None and moves.moves:
+            best = moves.moves[0]
+            played = next((m.chance for m in moves.moves if _action_of(m, visit) == action), None)
+            event["advice"] = {"best": describe(_action_of(best, visit), True), "chance": best.chance, "played": played}
+        return event
+
+    # --- prompts ---------------------------------------------------------------------
+
+    def ask(self, prompt: str, default: str | None, session: Session | None) -> str:
+        """One answer; handles help, undo, state and quit."""
+        while True:
+            shown = f"{prompt} [{default}]: " if default else f"{prompt}: "
+            try:
+                text = self.read(escape(shown)).strip()
+            except EOFError:
+                raise Quit from None
+            command = text.lower()
+            if command == "help":
+                self.say(HELP)
+            elif command == "quit":
+                raise Quit
+            elif command == "state":
+                self.say(state_text(session, self.ascii) if session else "Nothing played yet.")
+            elif command == "undo":
+                if session is None or not session.events:
+                    self.say("Nothing to undo.")
+                    continue
+                raise _Undo
+            elif not text and default:
+                return default
+            elif text:
+                return text
+
+    def say(self, text: str) -> None:
+        self.console.print(text, highlight=False)
+
+
+class _Undo(Exception):
+    pass
+
+
+def _tour_for(state):
+    """The tour as the advice sees it during a visit: rulers after any Politics swap."""
+    from dataclasses import replace
+
+    return replace(state.tour, rulers=state.visit.rulers)
+
+
+def _default_play(visit: VisitState, legal: list):
+    """The suggestion without advice: debate now, the first legal answer or discard."""
+    return Debate() if visit.phase is Phase.DECIDE else legal[0]
+
+
+def _action_of(move, visit: VisitState):
+    option = move.option
+    if option.kind == "debate":
+        return Debate()
+    if option.kind == "answer":
+        return Answer(option.card)
+    if option.kind == "discard":
+        return Discard(option.cards)
+    return UseAbility(option.suit, move.source, move.swap_with)
+
+
+def describe(action, ascii: bool = True) -> str:
+    """The text a player types for ``action``."""
+    if isinstance(action, Debate):
+        return "debate"
+    if isinstance(action, Answer):
+        return card_str(action.card, ascii=True)
+    if isinstance(action, Discard):
+        return cards_str(action.cards, ascii=True)
+    text = action.suit.letter
+    if action.target is not None:
+        text += f" {action.target}"
+    if action.source is not None:
+        text += f" {action.source.ascii()}"
+    return text
+
+
+def parse_play(text: str, visit: VisitState):
+    """The action a player typed (checked against the rules when it is applied)."""
+    words = text.replace(",", " ").split()
+    head = words[0].lower()
+    if head in ("d", "debate"):
+        return Debate()
+    if visit.phase is Phase.DISCARD:
+        return Discard(CardSet(parse_cards(text)))
+    if visit.phase is Phase.ANSWER:
+        return Answer(parse_card(words[0]))
+    if len(words[0]) == 1 and words[0].upper() in "HCDS":
+        suit = Suit.from_letter(words[0])
+        target, source = None, None
+        for word in words[1:]:
+            if word.isdigit():
+                target = int(word)
+            else:
+                source = parse_ruler(word)
+        return UseAbility(suit, source, target)
+    raise ValueError(f"{text!r} is not a play here: type 'd' to debate, or 'help'")
+
+
+def state_text(session: Session, ascii: bool) -> str:
+    """Where the tour stands, in a few lines."""
+    state = session.replay()
+    tour = state.tour
+    lines = [f"Score so far {tour.score}; kingdoms won {sorted(tour.visited) or 'none'}."]
+    if state.visit is not None:
+        visit = state.visit
+        lines.append(
+            f"Visiting kingdom {visit.position} (target {visit.target}, trump {visit.trump.letter}): "
+            f"hand {cards_str(visit.hand, True)}, wins {visit.wins}."
+        )
+    return "\n".join(lines)
+
+
+def review_view(session: Session, ascii: bool = False) -> Table:
+    """Each advised decision: the advice, what was played, the chance it cost; then the score."""
+    state = session.replay()
+    table = Table(title=f"Review: final score {state.tour.score}", title_justify="left")
+    table.add_column("step", justify="right")
+    table.add_column("advice")
+    table.add_column("played")
+    table.add_column("cost", justify="right")
+    for index, event in enumerate(session.events, start=1):
+        advice = event.get("advice")
+        if not advice:
+            continue
+        if event["type"] == "kingdom":
+            best, played = f"kingdom {advice['best']}", f"kingdom {event['position']}"
+            cost = _cost(advice["chances"].get(str(advice["best"])), advice.get("played"))
+        else:
+            best, played = advice["best"], _played_text(event["action"])
+            cost = _cost(advice.get("chance"), advice.get("played"))
+        table.add_row(str(index), best, played, cost)
+    return table
+
+
+def _cost(best, played) -> str:
+    if best is None or played is None:
+        return "?"
+    loss = best - played
+    return "" if loss <= 1e-12 else f"{100 * loss:.2f}%"
+
+
+def _played_text(action: dict) -> str:
+    kind = action["kind"]
+    if kind == "debate":
+        return "debate"
+    if kind == "answer":
+        return action["card"]
+    if kind == "discard":
+        return " ".join(action["cards"])
+    text = action["suit"]
+    if action.get("target") is not None:
+        text += f" {action['target']}"
+    if action.get("source"):
+        text += f" {action['source']}"
+    return text
+
+
+def run(
+    path: Path,
+    seed: int | None,
+    config: TourConfig,
+    console: Console,
+    read: Callable[[str], str],
+    advice: bool = True,
+    time_limit: float = 5.0,
+    ascii: bool = False,
+) -> Session:
+    """Open (or resume) the session at ``path`` and coach until the end or ``quit``."""
+    coach = Coach(path, console, read, advice, time_limit, ascii)
+    session = coach.open(seed, config)
+    while True:
+        try:
+            return coach.run(session)
+        except _Undo:
+            session = take_back(load(path))
+            save(session, path)
+            coach.say("Took back the last step.")
+
+
+def take_back(session: Session) -> Session:
+    """Undo the player's last step: a typed event, or in a seeded deal the last decision and
+    the cards dealt after it."""
+    while session.events:
+        last = session.events[-1]
+        session = session.undo()
+        if session.mode == "physical" or last["type"] in ("kingdom", "action"):
+            break
+    return session
