@@ -77,8 +77,7 @@ def deal(
     ascii: AsciiOption = False,
 ) -> None:
     """Show a seeded deal: the ruler layout and the 8 cards of the first visit."""
-    if seed < 0:
-        raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
+    _check_seed(seed)
     the_deal = Deal(seed, TourConfig(short=short))
     layout = the_deal.layout()
     hand = the_deal.hand(1)
@@ -110,8 +109,7 @@ def simulate_command(
     """Play seeded tours with a policy; print the score distribution with 95% CIs."""
     if tours < 1:
         raise typer.BadParameter("play at least 1 tour", param_hint="--tours")
-    if seed < 0:
-        raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
+    _check_seed(seed)
     try:
         player = make_policy(policy)
     except ValueError as error:
@@ -248,6 +246,11 @@ def _tour_state(
         unused=_optional_rulers(supporters),
         config=config,
     )
+
+
+def _check_seed(seed: int) -> None:
+    if seed < 0:
+        raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
 
 
 def _check_time_limit(time_limit: float | None) -> None:
@@ -521,8 +524,8 @@ def coach(
     from . import coach as coaching
 
     _check_time_limit(time_limit)
-    if seed is not None and seed < 0:
-        raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
+    if seed is not None:
+        _check_seed(seed)
     console = _console()
     coaching.run(
         Path(session),
