@@ -35,7 +35,7 @@ from search.tour import TourConfig
 
 from . import tables
 from .notation import card_str, cards_str, parse_card, parse_cards, parse_hand, parse_ruler, parse_rulers
-from .session import Session, create, encode_action, load, save
+from .session import Session, create, encode_action, load, remove_leftovers, save
 
 HELP = (
     "At any prompt: 'help', 'undo' (take back the last step), 'state' (where the tour stands), "
@@ -72,6 +72,7 @@ class Coach:
 
     def open(self, seed: int | None, config: TourConfig) -> Session:
         """Resume the session file if it exists, else start one (seeded or physical)."""
+        remove_leftovers(self.path)
         if self.path.exists():
             session = load(self.path)
             self.say(f"Resuming {self.path} at step {len(session.events) + 1}.")

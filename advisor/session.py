@@ -482,6 +482,20 @@ def create(path: str | os.PathLike, session: Session) -> None:
     _fsync_directory(path.parent)
 
 
+def remove_leftovers(path: str | os.PathLike) -> int:
+    """Delete temp files that a save killed part-way left next to ``path``; returns how many.
+
+    The session file itself is never touched: a save replaces it only once its temp file is
+    complete, so a leftover temp file holds nothing the session needs.
+    """
+    path = Path(path)
+    removed = 0
+    for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+        leftover.unlink(missing_ok=True)
+        removed += 1
+    return removed
+
+
 def load(path: str | os.PathLike) -> Session:
     """The session saved at ``path``, checked by replay; each problem is a one-line error."""
     path = Path(path)

@@ -236,3 +236,17 @@ def test_save_survives_sigkill(tmp_path: Path, seeded: Session) -> None:
         session.replay()
         lengths.append(len(session.events))
     assert max(lengths) > 0, lengths  # the writer did make progress
+
+
+def test_leftover_temp_files_are_removed_and_the_session_kept(tmp_path):
+    """A kill mid-save can leave a temp file beside the session; the coach clears it on start."""
+    from advisor.session import remove_leftovers
+
+    path = tmp_path / "game.json"
+    path.write_text("{}")
+    (tmp_path / ".game.json.abc123.tmp").write_text("partial")
+    (tmp_path / ".other.json.abc123.tmp").write_text("not ours")
+    assert remove_leftovers(path) == 1
+    assert path.read_text() == "{}"
+    assert (tmp_path / ".other.json.abc123.tmp").exists()
+
