@@ -151,12 +151,7 @@ def odds(
     ascii: AsciiOption = False,
 ) -> None:
     """Exact chance of winning exactly TARGET debates with HAND, and the best first action."""
-    cards = CardSet(parse_cards(hand))
-    if len(cards) > 8:
-        raise typer.BadParameter(
-            f"a hand holds at most 8 cards at the start of a visit, got {len(cards)}",
-            param_hint="HAND",
-        )
+    cards = _visit_hand(hand)
     if not 1 <= target <= 8:
         raise typer.BadParameter(f"{target} is not a kingdom: use 1..8", param_hint="--target")
     _check_time_limit(time_limit)
@@ -248,6 +243,17 @@ def _tour_state(
     )
 
 
+def _visit_hand(text: str) -> CardSet:
+    """The cards of a visit's start: 8, or fewer for a what-if."""
+    cards = CardSet(parse_cards(text))
+    if len(cards) > 8:
+        raise typer.BadParameter(
+            f"a hand holds at most 8 cards at the start of a visit, got {len(cards)}",
+            param_hint="HAND",
+        )
+    return cards
+
+
 def _check_seed(seed: int) -> None:
     if seed < 0:
         raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
@@ -319,11 +325,7 @@ def advise(
     ascii: AsciiOption = False,
 ) -> None:
     """Which kingdom to visit: each one's chance with no ability, each Jack, all Jacks, all."""
-    cards = CardSet(parse_cards(hand))
-    if len(cards) > 8:
-        raise typer.BadParameter(
-            f"a visit starts with 8 cards, got {len(cards)}", param_hint="HAND"
-        )
+    cards = _visit_hand(hand)
     _check_time_limit(time_limit)
     tour = _tour_state(rulers, visited, supporters, used_supporters, short, published_rules)
     with tables.advise_progress(tour, ascii, enabled=not as_json) as progress:
