@@ -198,6 +198,24 @@ def parse_card(token: str) -> Card:
     return CARDS[8 * suit + _DECK_RANKS[rank_part] - 1]
 
 
+def _distinct(tokens: list[str], parse, noun: str) -> list:
+    """Each token parsed, in order; a card or ruler given twice is refused, quoting both."""
+    seen: dict = {}
+    items = []
+    for token in tokens:
+        item = parse(token)
+        if item in seen:
+            first = seen[item]
+            if first == token:
+                raise DuplicateCardError(f"{token!r} appears twice: each {noun} can be given once")
+            raise DuplicateCardError(
+                f"{token!r} and {first!r} are the same {noun}: each {noun} can be given once"
+            )
+        seen[item] = token
+        items.append(item)
+    return items
+
+
 def parse_cards(text: str) -> list[Card]:
     """Parse one or more distinct cards separated by spaces and/or commas, in input order.
 
@@ -208,20 +226,7 @@ def parse_cards(text: str) -> list[Card]:
     if not tokens:
         where = f" in {text.strip()!r}" if text.strip() else ""
         raise EmptyInputError(f"no cards given{where}: type cards like 'AC 7H 3♠'")
-    seen: dict[Card, str] = {}
-    cards = []
-    for token in tokens:
-        card = parse_card(token)
-        if card in seen:
-            first = seen[card]
-            if first == token:
-                raise DuplicateCardError(f"{token!r} appears twice: each card can be given once")
-            raise DuplicateCardError(
-                f"{token!r} and {first!r} are the same card: each card can be given once"
-            )
-        seen[card] = token
-        cards.append(card)
-    return cards
+    return _distinct(tokens, parse_card, "card")
 
 
 def parse_hand(text: str, size: int = 8) -> CardSet:
@@ -309,19 +314,7 @@ def parse_rulers(text: str, count: int | None = None) -> list[Ruler]:
     if not tokens and count != 0:
         where = f" in {text.strip()!r}" if text.strip() else ""
         raise EmptyInputError(f"no rulers given{where}: type rulers like 'KC Q♥'")
-    seen: dict[Ruler, str] = {}
-    rulers = []
-    for token in tokens:
-        ruler = parse_ruler(token)
-        if ruler in seen:
-            first = seen[ruler]
-            if first == token:
-                raise DuplicateCardError(f"{token!r} appears twice: each ruler can be given once")
-            raise DuplicateCardError(
-                f"{token!r} and {first!r} are the same ruler: each ruler can be given once"
-            )
-        seen[ruler] = token
-        rulers.append(ruler)
+    rulers = _distinct(tokens, parse_ruler, "ruler")
     if count is not None and len(rulers) != count:
         noun = "ruler" if count == 1 else "rulers"
         raise InvalidRulerError(f"expected {count} {noun}, got {len(rulers)}: {text.strip()!r}")
