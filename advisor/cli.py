@@ -320,7 +320,13 @@ def advise(
     used_supporters: UsedSupportersOption = "",
     short: ShortOption = False,
     published_rules: PublishedOption = False,
-    time_limit: TimeLimitOption = 20.0,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit",
+            help="Seconds for the whole table: exact solves first, estimates for what is left.",
+        ),
+    ] = 5.0,
     as_json: JsonOption = False,
     ascii: AsciiOption = False,
 ) -> None:
@@ -516,7 +522,11 @@ def coach(
         bool, typer.Option("--advice/--no-advice", help="Show the advice at every decision.")
     ] = True,
     time_limit: Annotated[
-        float, typer.Option("--time-limit", help="Seconds for each exact solve before an estimate.")
+        float,
+        typer.Option(
+            "--time-limit",
+            help="Seconds for each piece of advice (a kingdom table or a ranking); past it, estimates.",
+        ),
     ] = 5.0,
     ascii: AsciiOption = False,
 ) -> None:

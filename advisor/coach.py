@@ -88,7 +88,7 @@ class Coach:
                     session = Session.new(config, "physical", None, [r.ascii() for r in rulers])
                     break
                 except ValueError as error:
-                    self.say(f"[red]{error}[/red]")
+                    self.say(f"[red]{' '.join(str(error).split())}[/red]")
         create(self.path, session)
         return session
 
@@ -358,10 +358,15 @@ def run(
     advice: bool = True,
     time_limit: float = 5.0,
     ascii: bool = False,
-) -> Session:
-    """Open (or resume) the session at ``path`` and coach until the end or ``quit``."""
+) -> Session | None:
+    """Open (or resume) the session at ``path`` and coach until the end or ``quit``; None if
+    the player quits before the tour is set up."""
     coach = Coach(path, console, read, advice, time_limit, ascii)
-    session = coach.open(seed, config)
+    try:
+        session = coach.open(seed, config)
+    except Quit:
+        coach.say("Nothing entered, nothing saved.")
+        return None
     while True:
         try:
             return coach.run(session)

@@ -10,8 +10,9 @@ Solves are shared. A solve gives the chance of every target at once (its vector 
 still needed), and a kingdom's Politics pool is the suits of the *other* unvisited rulers,
 the same for two kingdoms whose rulers share a suit (K♣ and Q♣). So one solver serves every
 kingdom with the same trump, ability counts and pool, and keeps its memo for all of them.
-Past the time limit an exact solve gives way to a Monte Carlo estimate (flagged, with a 95%
-interval, see :mod:`search.montecarlo`); the other kingdoms that solve serves are then
+The time limit is the whole table's: exact solves first, cheap ability sets first, and what
+they cannot finish in their share becomes a Monte Carlo estimate (flagged, with a 95%
+interval, see :mod:`search.montecarlo`); the other kingdoms a timed-out solve serves are then
 estimated directly rather than searched again.
 
 What now. :func:`rank_moves` takes a visit as the player sees it (:func:`visit_position`)
@@ -27,8 +28,11 @@ never is. A player who kept the piles together knows only how many cards were wo
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .cards import Card, CardSet, Ruler, Suit
@@ -42,7 +46,9 @@ from .odds import (
     make_position,
     make_solver,
     root_options,
+    solve_exact,
     solve_kingdom,
+    warm_up,
 )
 from .tour import TourState
 
@@ -54,7 +60,14 @@ Jacks, and all Jacks with the unused supporters."""
 # unused supporter they are one solve, and "all" needs the full result (its distribution).
 _ORDER = ("none", "H", "S", "C", "D", "all", "jacks")
 
-_ALL_JACKS = (1, 1, 1, 1)
+EXACT_SHARE = 0.5
+"""The share of advise_visit's time limit the exact solves may use; estimates get the rest."""
+
+ESTIMATE_PLAYOUTS = 50
+"""Playouts an estimate in advise_visit makes at least, whatever its share of the time."""
+
+ESTIMATE_WORKERS = 2
+"""Processes that share advise_visit's estimates (no more than the machine's cores)."""
 
 Progress = Callable[[int, int, str, int], None]
 """Called as ``progress(done, total, column, position)`` before each step and once at the end."""
@@ -116,10 +129,12 @@ class VisitAdvice:
 class _Solve:
     """One solver for a (trump, abilities, pool), with what it has found."""
 
-    solver: KingdomSolver | None  # None once no later query can use its memo
-    needs: tuple[float, ...] | None = None
+    solver: KingdomSolver | None  # None once no later cell can use its memo
+    limit: float | None = None  # seconds for each query, set when it first runs
+    started: bool = False
+    needs: tuple[float, ...] | None = None  # chance of j more wins, j = 0..8
     timed_out: bool = False
-    results: dict[int, KingdomResult] = field(default_factory=dict)  # by target
+    results: dict[int, KingdomResult] = field(default_factory=dict)  # full results by target
 
 
 def column_abilities(
@@ -152,51 +167,54 @@ def advise_visit(
 ) -> VisitAdvice:
     """Each unvisited kingdom's chance with ``hand`` under every ability set, and the best.
 
-    ``time_limit`` bounds each exact solve, and each estimate that replaces one, in seconds.
+    ``time_limit`` is the whole table's budget in seconds (None: exact, however long). The
+    exact solves share the first :data:`EXACT_SHARE` of it, cheap ability sets first, each
+    solve given an equal part of what is left when it starts (see :func:`_tier`); the cells
+    still open then become Monte Carlo estimates sharing the rest on a process pool, at
+    least :data:`ESTIMATE_PLAYOUTS` playouts each. Loading the compiled kernel is not
+    counted.
     """
+    warm_up()
     started = time.perf_counter()
     if tour.over:
         raise InvalidPositionError("the tour is over: no kingdom is left to visit")
     positions = tour.unvisited
-    unused = tour.unused_supporters
+    cells = [(column, p) for column in _ORDER for p in positions]
+    states = {cell: _cell_position(tour, hand, *cell) for cell in cells}
+    keys = {cell: _solve_key(state) for cell, state in states.items()}
+    exact_end = None if time_limit is None else started + EXACT_SHARE * time_limit
     solves: dict[tuple, _Solve] = {}
-    cells: dict[tuple[str, int], Chance] = {}
-    distributions: dict[int, tuple[float, ...]] = {}
-    counts = {"solves": 0, "estimates": 0}
-    total = len(_ORDER) * len(positions)
-    done = 0
-    for column in _ORDER:
-        jacks, supporters = column_abilities(column, unused)
-        used_here = set()
-        for position in positions:
-            if progress:
-                progress(done, total, column, position)
-            ruler = tour.rulers[position - 1]
-            state = make_position(
-                hand,
-                ruler.suit,
-                tour.config.target(position),
-                jacks=jacks,
-                supporters=supporters,
-                pool=politics_pool(tour, position),
-            )
-            key = _solve_key(state)
-            used_here.add(key)
-            solve = solves.get(key)
-            if solve is None:
-                solve = solves[key] = _Solve(make_solver())
-            if column == "all":
-                result = _full_result(solve, state, time_limit, counts)
-                cells[column, position] = Chance.of(result)
-                distributions[position] = result.distribution
-            else:
-                cells[column, position] = _chance(solve, state, time_limit, counts)
-            done += 1
-        for key in used_here:
-            # Done with its memo, the results stay; only "jacks" can share a solve of another
-            # column: that of "all" when no supporter is unused (the same ability counts).
-            if column != "all" or key[1] != _ALL_JACKS:
-                solves[key].solver = None
+    found: dict[tuple[str, int], KingdomResult | float] = {}
+    total = len(cells)
+    for done, cell in enumerate(cells):
+        if progress:
+            progress(done, total, *cell)
+        key = keys[cell]
+        solve = solves.setdefault(key, _Solve(make_solver()))
+        if not solve.started:
+            solve.started = True
+            if exact_end is not None:
+                waiting = {keys[c] for c in cells[done + 1 :] if _tier(keys[c]) == _tier(key)}
+                waiting -= {k for k, s in solves.items() if s.started}
+                solve.limit = max(0.0, exact_end - time.perf_counter()) / (len(waiting) + 1)
+        value = _exact(solve, states[cell], full=cell[0] == "all")
+        if value is not None:
+            found[cell] = value
+        if all(keys[c] != key for c in cells[done + 1 :]):
+            solve.solver = None  # done with its memo; what it found stays
+    open_cells = [cell for cell in cells if cell not in found]
+    queries: dict[tuple, list] = {}  # one estimate per (solve, target), shared by its cells
+    for cell in open_cells:
+        queries.setdefault((keys[cell], states[cell].target), []).append(cell)
+    if progress and open_cells:
+        progress(total - len(open_cells), total, "estimates", 0)
+    seconds = None
+    if time_limit is not None:
+        seconds = max(0.0, started + time_limit - time.perf_counter())
+    estimated = estimate_all([states[group[0]] for group in queries.values()], seconds)
+    for group, result in zip(queries.values(), estimated):
+        for cell in group:
+            found[cell] = result
     if progress:
         progress(total, total, "", 0)
     kingdoms = tuple(
@@ -204,8 +222,8 @@ def advise_visit(
             position=p,
             ruler=tour.rulers[p - 1],
             target=tour.config.target(p),
-            chances=tuple(cells[c, p] for c in COLUMNS),
-            distribution=distributions[p],
+            chances=tuple(_cell_chance(found[c, p]) for c in COLUMNS),
+            distribution=found["all", p].distribution,
         )
         for p in positions
     )
@@ -217,9 +235,29 @@ def advise_visit(
         hand=hand,
         kingdoms=kingdoms,
         recommended=best,
-        solves=counts["solves"],
-        estimates=counts["estimates"],
+        solves=sum(s.needs is not None for s in solves.values()),
+        estimates=len(queries),
         seconds=time.perf_counter() - started,
+    )
+
+
+def _tier(key: tuple) -> int:
+    """How costly a solve is: 0 with no drawing ability, 1 with one draw, 2 with more. A solve
+    shares the exact time left with the solves of its tier not started yet: later tiers get
+    what earlier ones leave."""
+    counts = key[1]
+    return min(2, counts[Suit.CLUBS] + counts[Suit.DIAMONDS])
+
+
+def _cell_position(tour: TourState, hand: CardSet, column: str, position: int) -> Position:
+    jacks, supporters = column_abilities(column, tour.unused_supporters)
+    return make_position(
+        hand,
+        tour.rulers[position - 1].suit,
+        tour.config.target(position),
+        jacks=jacks,
+        supporters=supporters,
+        pool=politics_pool(tour, position),
     )
 
 
@@ -229,63 +267,59 @@ def _solve_key(position: Position) -> tuple:
     return (position.trump, abilities.counts, pool)
 
 
-def _estimate(
-    solve: _Solve, position: Position, time_limit: float | None, counts: dict
-) -> KingdomResult:
-    counts["estimates"] += 1
-    result = estimate_kingdom(position, seconds=time_limit, started=time.perf_counter())
-    solve.results[position.target] = result
-    return result
+def estimate_all(positions: list[Position], seconds: float | None) -> list[KingdomResult]:
+    """Monte Carlo estimates of ``positions`` sharing ``seconds`` of wall time (None: about
+    a second each), on a process pool of up to :data:`ESTIMATE_WORKERS` workers."""
+    workers = min(ESTIMATE_WORKERS, os.cpu_count() or 1, len(positions))
+    if not positions:
+        return []
+    rounds = -(-len(positions) // workers)  # each worker's share of the estimates
+    each = None if seconds is None else seconds / rounds
+    if workers == 1:
+        return [_estimate(position, each) for position in positions]
+    context = multiprocessing.get_context("fork")  # workers inherit the loaded kernel
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        return list(pool.map(_estimate, positions, [each] * len(positions)))
 
 
-def _full_result(
-    solve: _Solve, position: Position, time_limit: float | None, counts: dict
-) -> KingdomResult:
-    """The solve's full result for this target (chance, options, distribution)."""
-    known = solve.results.get(position.target)
-    if known is not None:
-        return known
+def _estimate(position: Position, seconds: float | None) -> KingdomResult:
+    return estimate_kingdom(
+        position, seconds=seconds, started=time.perf_counter(), min_playouts=ESTIMATE_PLAYOUTS
+    )
+
+
+def _cell_chance(value: KingdomResult | float) -> Chance:
+    return Chance.of(value) if isinstance(value, KingdomResult) else Chance(value)
+
+
+def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | float | None:
+    """The exact chance for this target (with ``full``, the full result: options and
+    distribution), or None once the solve has passed its time limit."""
     if solve.timed_out:
-        return _estimate(solve, position, time_limit, counts)
-    if solve.needs is None:
-        counts["solves"] += 1
-    result = solve_kingdom(position, time_limit=time_limit, solver=solve.solver)
-    if result.estimate:
-        solve.timed_out, solve.solver = True, None  # never searched again: free its memo
-        counts["estimates"] += 1
-    else:
-        solve.needs = result.needs
-    solve.results[position.target] = result
-    return result
-
-
-def _chance(solve: _Solve, position: Position, time_limit: float | None, counts: dict) -> Chance:
-    """The chance for this target, from the solve's vector over targets when there is one."""
+        return None
+    if not full and solve.needs is not None:
+        return solve.needs[position.need]
     known = solve.results.get(position.target)
     if known is not None:
-        return Chance.of(known)
-    if solve.needs is None and not solve.timed_out:
-        counts["solves"] += 1
-        solve.needs = _needs(solve.solver or make_solver(), position, time_limit)
-        if solve.needs is None:
-            solve.timed_out, solve.solver = True, None  # never searched again: free its memo
-    if solve.needs is not None:
-        return Chance(solve.needs[position.need])
-    return Chance.of(_estimate(solve, position, time_limit, counts))
-
-
-def _needs(solver: KingdomSolver, position: Position, time_limit: float | None) -> tuple | None:
-    """The chance of exactly j more wins for j = 0..8 (as solve_kingdom's ``needs``), or None
-    past the time limit. Unlike solve_kingdom it skips the wins distribution."""
-    solver.deadline = time.perf_counter() + time_limit if time_limit is not None else None
+        return known if full else known.chance
+    solver = solve.solver or make_solver()
+    if solve.limit is not None:
+        solver.deadline = time.perf_counter() + solve.limit
     try:
+        if full:
+            result = solve_exact(solver, position, time.perf_counter())
+            solve.results[position.target] = result
+            solve.needs = result.needs
+            return result
         vectors = [value for _, value, _ in root_options(solver, position)]
+        needs = tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
+        solve.needs = tuple(float(v) for v in needs)
+        return solve.needs[position.need]
     except TimeLimitExceeded:
+        solve.timed_out, solve.solver = True, None  # never searched again: free its memo
         return None
     finally:
         solver.deadline = None
-    needs = tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
-    return tuple(float(v) for v in needs)
 
 
 # --- mid-visit -----------------------------------------------------------------------------

@@ -168,6 +168,9 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple:
+        return (CardSet, (self.mask,))  # pickled by its mask (process pools)
+
     @classmethod
     def full(cls) -> CardSet:
         """All 32 deck cards."""

@@ -171,17 +171,25 @@ def _discard_best_pair(solver: KingdomSolver, game: Playout, abil: list[int], st
     game.disc |= best
 
 
-def estimate_kingdom(position, seconds: float | None, started: float, seed: int = 0):
+def estimate_kingdom(
+    position,
+    seconds: float | None,
+    started: float,
+    seed: int = 0,
+    solver: KingdomSolver | None = None,
+    min_playouts: int = MIN_PLAYOUTS,
+):
     """Monte Carlo estimate of ``position``'s chance with the fallback policy: runs for about
-    ``seconds`` more (at least :data:`MIN_PLAYOUTS` playouts)."""
+    ``seconds`` more (at least ``min_playouts`` playouts). ``solver`` plans the fallback's
+    choices; pass one to share its memo between estimates."""
     from .odds import KingdomResult, _root, make_solver
 
-    solver = make_solver()
+    solver = solver or make_solver()
     state = _root(position)
-    budget_end = time.perf_counter() + (seconds or 1.0)
+    budget_end = time.perf_counter() + (1.0 if seconds is None else seconds)
     successes = playouts = 0
     histogram: dict[int, int] = {}
-    while playouts < MIN_PLAYOUTS or time.perf_counter() < budget_end:
+    while playouts < min_playouts or time.perf_counter() < budget_end:
         waiting = position.waiting.index if position.waiting is not None else None
         stream = Stream(seed, "playout", playouts)
         wins = play_policy(solver, state, position.need, stream, waiting)

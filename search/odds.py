@@ -193,6 +193,12 @@ def make_solver(exact: bool = False, deadline: float | None = None) -> KingdomSo
     return FastKingdomSolver(deadline=deadline)
 
 
+def warm_up() -> None:
+    """Load the compiled kernel now (from numba's cache, or compiling it), so that time
+    limits measure search rather than loading."""
+    make_solver().decide(1, 2, 0, 0, (1, 1, 1, 1), (1,))
+
+
 def root_options(solver: KingdomSolver, position: Position) -> list[tuple[Option, tuple, list]]:
     """Each option at the root: (option, value vector over needs, its outcomes or None)."""
     hand, deck, disc, trump, abil, pool = _root(position)
@@ -270,7 +276,7 @@ def solve_kingdom(
     else:
         solver.deadline = deadline
     try:
-        return _solve_exact(solver, position, started)
+        return solve_exact(solver, position, started)
     except TimeLimitExceeded:
         from .montecarlo import estimate_kingdom
 
@@ -279,7 +285,9 @@ def solve_kingdom(
         solver.deadline = None
 
 
-def _solve_exact(solver: KingdomSolver, position: Position, started: float) -> KingdomResult:
+def solve_exact(solver: KingdomSolver, position: Position, started: float) -> KingdomResult:
+    """The exact result with ``solver`` (its deadline may raise TimeLimitExceeded);
+    ``started`` dates the reported seconds."""
     need = position.need
     evaluated = root_options(solver, position)
     best_index, best_score = 0, None

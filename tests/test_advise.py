@@ -14,6 +14,7 @@ from rich.console import Console
 from advisor.tables import advise_view, percent_text
 from search.advice import (
     COLUMNS,
+    ESTIMATE_PLAYOUTS,
     Chance,
     KingdomAdvice,
     VisitAdvice,
@@ -116,7 +117,7 @@ def test_a_solve_past_the_time_limit_gives_flagged_estimates(monkeypatch, capsys
     for column, estimate in kingdom["estimates"].items():
         low, high = estimate["ci"]
         assert low - 1e-12 <= kingdom["chance"][column] <= high + 1e-12  # Wilson rounds
-        assert estimate["playouts"] >= 200
+        assert estimate["playouts"] >= ESTIMATE_PLAYOUTS
     code, out, err = run_in_process(monkeypatch, capsys, args)
     assert code == 0, err
     assert "≈" in out and "Monte Carlo" in out

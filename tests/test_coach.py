@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from advisor.session import load
 
 COMMAND = [sys.executable, "-m", "advisor", "coach"]
@@ -101,3 +103,160 @@ def test_advice_is_shown_and_recorded_for_review(tmp_path: Path):
         capture_output=True, text=True, check=False,
     )
     assert review.returncode == 0 and "Review" in review.stdout
+
+
+def _greedy_seeded_session(seed: int, short: bool):
+    """A whole seeded tour played by the greedy policy, as a coach session's events."""
+    from advisor.session import Session, encode_action
+    from search.deal import Stream
+    from search.policies import GreedyPolicy
+    from search.rules import legal_actions
+    from search.tour import TourConfig
+
+    policy, rng = GreedyPolicy(), Stream(seed, "test-greedy")
+    session = Session.new(TourConfig(short=short), mode="seeded", seed=seed)
+    while (state := session.replay()).phase != "over":
+        if state.phase == "hand":
+            event = {"type": "hand", "cards": session.next_hand()}
+        elif state.phase == "card":
+            event = {"type": "card", "card": session.next_chance_card()}
+        elif state.phase == "kingdom":
+            event = {"type": "kingdom", "position": policy.choose_kingdom(state.tour, state.hand, rng)}
+        else:
+            action = policy.choose_action(state.visit, legal_actions(state.visit), rng)
+            event = {"type": "action", "action": encode_action(action)}
+        session = session.append(event)
+    return session
+
+
+def _typed_lines(session) -> list[str]:
+    """What a player at a real table types to the coach for the same tour."""
+    from advisor.coach import describe
+    from advisor.session import decode_action
+
+    lines = [" ".join(session.rulers)]
+    for event in session.events:
+        kind = event["type"]
+        if kind == "hand":
+            lines.append(" ".join(event["cards"]))
+        elif kind == "card":
+            lines.append(event["card"])
+        elif kind == "kingdom":
+            lines.append(str(event["position"]))
+        else:
+            lines.append(describe(decode_action(event["action"])))
+    return lines
+
+
+def test_physical_tour_typed_card_by_card_ends_like_the_dealt_one(tmp_path: Path):
+    """A whole physical tour through the real prompt loop: every ruler, hand, turned-up card,
+    kingdom and play typed as a player would; the coach ends in the same state as the seeded
+    tour it copies (several visits, abilities used, the review printed)."""
+    dealt = next(
+        session
+        for session in (_greedy_seeded_session(seed, short=True) for seed in range(1, 200))
+        if session.replay().tour.visits >= 3 and _uses_an_ability(session)
+    )
+    path = tmp_path / "physical.json"
+    result = run_coach(["--session", str(path), "--short", "--no-advice"], _typed_lines(dealt), timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "final score" in result.stdout
+    typed = load(path)
+    assert typed.mode == "physical"
+    assert typed.replay().tour == dealt.replay().tour
+    assert [e["type"] for e in typed.events] == [e["type"] for e in dealt.events]
+
+
+def _uses_an_ability(session) -> bool:
+    return any(e["type"] == "action" and e["action"]["kind"] == "ability" for e in session.events)
+
+
+def _prompt_index(session, wanted: str) -> int:
+    """The index of the first event answering a prompt of kind ``wanted``: hand, kingdom,
+    decide (debate or ability), answer, reveal (a ruler's card) or draw (a drawn card)."""
+    from advisor.session import Session
+
+    part = Session.new(session.config, mode="seeded", seed=session.seed)
+    for index, event in enumerate(session.events):
+        state = part.replay()
+        kind = state.phase
+        if state.visit is not None and kind in ("decision", "card"):
+            kind = {"DECIDE": "decide", "ANSWER": "answer", "REVEAL": "reveal", "DRAW": "draw"}.get(
+                state.visit.phase.name, state.visit.phase.name.lower()
+            )
+        if kind == wanted and (wanted != "kingdom" or state.tour.visits > 0):
+            return index
+        part = part.append(event)
+    raise AssertionError(f"no {wanted} prompt in the tour")
+
+
+# At each prompt: bad answers, each with a fragment of its one-line reason.
+BAD_INPUT = {
+    "rulers": [("KC KC KH KS", "twice"), ("KC QH KS KD", "Kings"), ("KC KH KS", "4"), ("XX", "XX")],
+    "hand": [
+        ("AC 2C", "8"),
+        ("AC AC 3C 4C 5C 6C 7C 8C", "twice"),
+        ("JC 2C 3C 4C 5C 6C 7C 8C", "Jack"),
+        ("hello", "hello"),
+    ],
+    "kingdom": [("9", "9"), ("x", "not a kingdom"), ("0", "0"), ("VISITED", "VISITED")],
+    "decide": [("xyz", "not a play"), ("S 7", "7"), ("Q", "not a play")],
+    "reveal": [("IN-HAND", "IN-HAND"), ("9S", "9"), ("zz", "zz")],
+    "answer": [("NOT-HELD", "NOT-HELD"), ("d", "between debates"), ("ZZ", "ZZ"), ("2C", "suit")],
+    "draw": [("IN-HAND", "IN-HAND"), ("QS", "Q")],
+}
+
+
+@pytest.mark.parametrize("prompt", list(BAD_INPUT))
+def test_bad_input_at_every_prompt_is_refused_in_one_line_and_changes_nothing(tmp_path: Path, prompt: str):
+    """Each bad answer gets a one-line reason and the same prompt again; nothing is saved for
+    it, and the tour goes on from the same state."""
+    dealt = _dealt_tour()
+    typed = _typed_lines(dealt)
+    if prompt == "rulers":
+        index, state = -1, None
+    else:
+        index = _prompt_index(dealt, prompt)
+        state = _replayed_prefix(dealt, index)
+    bad = [(_fill(text, state), _fill(fragment, state)) for text, fragment in BAD_INPUT[prompt]]
+    path = tmp_path / "bad.json"
+    lines = typed[: index + 1] + [text for text, _ in bad] + ([typed[index + 1]] if index >= 0 else []) + ["quit"]
+    result = run_coach(["--session", str(path), "--short", "--no-advice"], lines)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    out = result.stdout.splitlines()
+    for text, fragment in bad:
+        reasons = [line for line in out if fragment.lower() in line.lower()]
+        assert reasons, f"no reason mentioning {fragment!r} for {text!r}:\n{result.stdout}"
+    if index >= 0:
+        assert list(load(path).events) == list(dealt.events[: index + 1])
+
+
+def _dealt_tour():
+    return _greedy_seeded_session(3, short=True)
+
+
+def _replayed_prefix(session, index: int):
+    from advisor.session import Session
+
+    part = Session.new(session.config, mode="seeded", seed=session.seed)
+    for event in session.events[:index]:
+        part = part.append(event)
+    return part.replay()
+
+
+def _fill(text: str, state) -> str:
+    """Bad answers that depend on the state: a visited kingdom, a held card, one not held."""
+    if state is None:
+        return text
+    if text == "VISITED":
+        return str(sorted(state.tour.visited)[0])
+    hand = state.visit.hand if state.visit is not None else None
+    if text == "IN-HAND":
+        return next(iter(hand)).ascii()
+    if text == "NOT-HELD":
+        from search.cards import CARDS
+
+        return next(c for c in CARDS if c not in hand and c != state.visit.waiting).ascii()
+    return text
