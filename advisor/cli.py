@@ -409,6 +409,8 @@ def _move_json(advice: MoveAdvice, tour: TourState) -> dict:
             entry["discard"] = [card.ascii() for card in option.cards]
         entry["chance"] = move.chance
         entry["loss"] = move.loss
+        if move.estimate:
+            entry["chance_ci"] = list(move.interval)
         options.append(entry)
     data = {
         "kingdom": advice.kingdom,

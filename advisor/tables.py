@@ -367,40 +367,43 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
         hand.append(" waits")
     parts: list = [head, hand]
     chance = advice.chance
-    if chance.estimate:
-        low, high = chance.interval
-        interval = f"{_percent(low).strip()}-{_percent(high).strip()}"
-        parts.append(
-            Text(
-                f"Chance {percent_text(chance.value, True, ascii)} - ESTIMATE from "
-                f"{chance.playouts} Monte Carlo playouts (95% CI {interval}): "
-                "the exact search ran out of time, so the options are not ranked. Raise "
-                "--time-limit for an exact answer.",
-                style="yellow",
-            )
-        )
-        parts.append(_wins_table(advice.distribution, ascii))
-        return Group(*parts)
     best = advice.moves[0]
     parts.append(
         Text.assemble(
-            ("Chance ", "bold"), (_percent(chance.value).strip(), BEST_STYLE),
-            " with best play: ", (move_text(best, tour, ascii), "bold"),
+            ("Chance ", "bold"),
+            (percent_text(chance.value, chance.estimate, ascii).strip(), BEST_STYLE),
+            " with best play: " if not chance.estimate else " with the best option: ",
+            (move_text(best, tour, ascii), "bold"),
         )
     )
+    if chance.estimate:
+        parts.append(
+            Text(
+                "ESTIMATES: the exact search ran out of time, so each option's chance comes from "
+                f"Monte Carlo playouts ({chance.playouts} for the best) of a fallback policy after "
+                "it, on the same deck orders for every option; the 95% CI is shown. Raise "
+                "--time-limit for exact answers.",
+                style="yellow",
+            )
+        )
     table = Table(title="Options, best first", title_justify="left",
                   box=box.ASCII2 if ascii else box.HEAVY_HEAD)
     table.add_column("option")
     table.add_column("chance", justify="right")
     table.add_column("loss", justify="right")
-    table.add_column("")
+    table.add_column("95% CI" if chance.estimate else "")
     for move in advice.moves:
         style = BEST_STYLE if move.loss <= 1e-12 else ""
+        if move.estimate:
+            low, high = move.interval
+            last = f"{_percent(low).strip()}-{_percent(high).strip()}"
+        else:
+            last = mini_bar(move.chance, 12, ascii)
         table.add_row(
             Text(move_text(move, tour, ascii), style=style),
-            _percent(move.chance),
+            percent_text(move.chance, move.estimate, ascii),
             "" if move.loss <= 1e-12 else _percent(move.loss),
-            mini_bar(move.chance, 12, ascii),
+            last,
         )
     parts.append(table)
     parts.append(_wins_table(advice.distribution, ascii))

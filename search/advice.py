@@ -37,17 +37,18 @@ from dataclasses import dataclass, field
 
 from .cards import Card, CardSet, Ruler, Suit
 from .kingdom import Abilities, KingdomSolver, TimeLimitExceeded
-from .montecarlo import estimate_kingdom
+from .montecarlo import estimate_kingdom, merge_estimates
 from .odds import (
     InvalidPositionError,
     KingdomResult,
     Option,
     Position,
+    _root,
     make_position,
     make_solver,
+    option_of_label,
     root_options,
     solve_exact,
-    solve_kingdom,
     warm_up,
 )
 from .tour import TourState
@@ -267,24 +268,45 @@ def _solve_key(position: Position) -> tuple:
     return (position.trump, abilities.counts, pool)
 
 
-def estimate_all(positions: list[Position], seconds: float | None) -> list[KingdomResult]:
+def estimate_all(
+    positions: list[Position],
+    seconds: float | None,
+    forced: list | None = None,
+    playouts: int | None = None,
+    first_playout: int = 0,
+) -> list[KingdomResult]:
     """Monte Carlo estimates of ``positions`` sharing ``seconds`` of wall time (None: about
-    a second each), on a process pool of up to :data:`ESTIMATE_WORKERS` workers."""
-    workers = min(ESTIMATE_WORKERS, os.cpu_count() or 1, len(positions))
+    a second each), on a process pool of up to :data:`ESTIMATE_WORKERS` workers. ``forced``
+    gives each estimate's first decision (see :func:`search.montecarlo.play_policy`);
+    ``playouts`` fixes each estimate's playouts instead of its time, numbered from
+    ``first_playout``."""
     if not positions:
         return []
-    rounds = -(-len(positions) // workers)  # each worker's share of the estimates
-    each = None if seconds is None else seconds / rounds
+    count = len(positions)
+    workers = min(ESTIMATE_WORKERS, os.cpu_count() or 1, count)
+    rounds = -(-count // workers)  # each worker's share of the estimates
+    if playouts is not None:
+        each, least = 0.0, playouts
+    else:
+        each, least = (None if seconds is None else seconds / rounds), ESTIMATE_PLAYOUTS
+    args = ([each] * count, forced or [None] * count, [least] * count, [first_playout] * count)
     if workers == 1:
-        return [_estimate(position, each) for position in positions]
+        return list(map(_estimate, positions, *args))
     context = multiprocessing.get_context("fork")  # workers inherit the loaded kernel
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        return list(pool.map(_estimate, positions, [each] * len(positions)))
+        return list(pool.map(_estimate, positions, *args))
 
 
-def _estimate(position: Position, seconds: float | None) -> KingdomResult:
+def _estimate(
+    position: Position, seconds: float | None, forced: tuple | None, least: int, first: int
+) -> KingdomResult:
     return estimate_kingdom(
-        position, seconds=seconds, started=time.perf_counter(), min_playouts=ESTIMATE_PLAYOUTS
+        position,
+        seconds=seconds,
+        started=time.perf_counter(),
+        min_playouts=least,
+        forced=forced,
+        first_playout=first,
     )
 
 
@@ -320,6 +342,33 @@ def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | flo
         return None
     finally:
         solver.deadline = None
+
+
+def estimate_options(position: Position, seconds: float | None) -> list[tuple[Option, KingdomResult]]:
+    """Every option open at ``position`` (not a pending discard) with a Monte Carlo estimate of
+    its chance: the fallback policy after that first decision. Every option gets the same
+    playouts on the same deck orders, so their estimates compare fairly: a first round of
+    :data:`ESTIMATE_PLAYOUTS` each times them, a second fills what is left of ``seconds``."""
+    started = time.perf_counter()
+    hand, deck, disc, trump, abil, pool = _root(position)
+    labelled: list[tuple[Option, tuple]] = []
+    if position.waiting is not None:
+        for card in position.hand.of_suit(position.waiting.suit) or position.hand:
+            labelled.append((Option("answer", card=card), ("answer", card.index)))
+    else:
+        for label, _ in make_solver().options(hand, deck, disc, trump, abil, pool):
+            labelled.append((option_of_label(label), label))
+    positions, labels = [position] * len(labelled), [label for _, label in labelled]
+    results = estimate_all(positions, None, labels, playouts=ESTIMATE_PLAYOUTS)
+    if seconds is not None:
+        left = seconds - (time.perf_counter() - started)
+        cost = sum(r.seconds for r in results) / ESTIMATE_PLAYOUTS  # one more playout of each
+        workers = min(ESTIMATE_WORKERS, os.cpu_count() or 1, len(results))
+        more = int(0.9 * left * workers / cost) if cost > 0 else 0
+        if more > 0:
+            extra = estimate_all(positions, None, labels, more, ESTIMATE_PLAYOUTS)
+            results = [merge_estimates(r, e) for r, e in zip(results, extra)]
+    return [(option, result) for (option, _), result in zip(labelled, results)]
 
 
 # --- mid-visit -----------------------------------------------------------------------------
@@ -421,6 +470,12 @@ class Move:
     loss: float
     source: Ruler | None = None  # the supporter lending the ability; None: the Jack (or none)
     swap_with: int | None = None  # Politics: the kingdom whose ruler comes here
+    interval: tuple[float, float] | None = None  # the 95% interval of an estimated chance
+
+    @property
+    def estimate(self) -> bool:
+        """Whether the chance is a Monte Carlo estimate."""
+        return self.interval is not None
 
 
 @dataclass(frozen=True)
@@ -431,7 +486,7 @@ class MoveAdvice:
     ruler: Ruler
     position: Position
     chance: Chance
-    moves: tuple[Move, ...]  # empty when the chance is an estimate
+    moves: tuple[Move, ...]
     distribution: tuple[float, ...]
     seconds: float
 
@@ -451,33 +506,47 @@ def rank_moves(
     visit they are alike, but a used supporter no longer scores (§5). Politics is listed once
     per kingdom it can swap with; kingdoms whose rulers share a suit give the same chance.
     Commerce's discards are solved exactly whatever ``time_limit``: the Monte Carlo fallback
-    does not model a pending discard.
+    does not model a pending discard. Otherwise the exact search gets half of ``time_limit``;
+    past it every option is estimated in the other half (:func:`estimate_options`), and the
+    best estimate stands for the position's chance.
     """
     _check_kingdom(tour, kingdom)
+    started = time.perf_counter()
     if position.discarding:
         time_limit = None
-    result = solve_kingdom(position, time_limit=time_limit)
+    solver = make_solver()
+    if time_limit is not None:
+        solver.deadline = started + time_limit / 2
+    try:
+        result = solve_exact(solver, position, started)
+        ranked = [(option, chance, None) for option, chance in result.options]
+        chance, distribution = Chance.of(result), result.distribution
+    except TimeLimitExceeded:
+        left = max(0.0, started + time_limit - time.perf_counter())
+        estimated = estimate_options(position, left)
+        ranked = [(option, r.chance, r.interval) for option, r in estimated]
+        best = max(estimated, key=lambda pair: pair[1].chance)[1]
+        chance, distribution = Chance.of(best), best.distribution
     moves: list[Move] = []
-    if not result.estimate:
-        for option, chance in result.options:
-            loss = result.chance - chance
-            if option.kind != "ability":
-                moves.append(Move(option, chance, loss))
-                continue
-            source = None if option.suit not in jacks_used else _supporter(tour, option.suit)
-            if option.suit is not Suit.SPADES:
-                moves.append(Move(option, chance, loss, source=source))
-                continue
-            for target in _swaps(tour, kingdom, option.new_trump):
-                moves.append(Move(option, chance, loss, source=source, swap_with=target))
+    for option, value, interval in ranked:
+        loss = chance.value - value
+        if option.kind != "ability":
+            moves.append(Move(option, value, loss, interval=interval))
+            continue
+        source = None if option.suit not in jacks_used else _supporter(tour, option.suit)
+        if option.suit is not Suit.SPADES:
+            moves.append(Move(option, value, loss, source=source, interval=interval))
+            continue
+        for target in _swaps(tour, kingdom, option.new_trump):
+            moves.append(Move(option, value, loss, source, target, interval))
     return MoveAdvice(
         kingdom=kingdom,
         ruler=tour.rulers[kingdom - 1],
         position=position,
-        chance=Chance.of(result),
+        chance=chance,
         moves=_ranked(moves),
-        distribution=result.distribution,
-        seconds=result.seconds,
+        distribution=distribution,
+        seconds=time.perf_counter() - started,
     )
 
 

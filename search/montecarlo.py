@@ -81,22 +81,28 @@ def play_policy(
     stream: Stream,
     waiting: int | None = None,
     fallback: bool = True,
+    forced: tuple | None = None,
 ) -> int:
     """Play one visit to its end; returns the wins made.
 
     With ``fallback`` the drawing abilities follow the rules in the module
     docstring; without it every decision is the solver's optimal one, so the
-    playouts sample the very policy whose value the solver reports.
+    playouts sample the very policy whose value the solver reports. ``forced``
+    is the first decision, made whatever the policy says: an option label of
+    ``KingdomSolver.options`` or, while ``waiting``, ``("answer", card index)``.
     """
     game = Playout(state, stream)
     first = True
     if waiting is not None:
-        _answer(solver, game, waiting, _policy_abilities(game, fallback), need)
-        first = False
+        answer = forced[1] if forced else None
+        _answer(solver, game, waiting, _policy_abilities(game, fallback), need, answer)
+        first, forced = False, None
     while game.hand:
         still = need - game.wins
         abil = _policy_abilities(game, fallback)
-        if fallback and game.abil[CLUBS] and _suit(game.hand, CLUBS) and still > game.hand.bit_count():
+        if forced is not None:
+            label, forced = forced, None
+        elif fallback and game.abil[CLUBS] and _suit(game.hand, CLUBS) and still > game.hand.bit_count():
             label = ("C",)
         elif fallback and first and game.abil[DIAMONDS] and 0 <= still <= 8 and (
             solver._component(solver.decide(*game.state(abil)), still) < 0.5
@@ -140,9 +146,14 @@ def _policy_abilities(game: Playout, fallback: bool) -> list[int]:
     return list(game.abil)
 
 
-def _answer(solver: KingdomSolver, game: Playout, card: int, abil: list[int], still: int) -> None:
+def _answer(
+    solver: KingdomSolver, game: Playout, card: int, abil: list[int], still: int, answer: int | None = None
+) -> None:
+    """Answer ``card`` with the legal card of best value for ``still`` wins (or ``answer``)."""
     suit_cards = _suit(game.hand, card >> 3)
     legal = suit_cards or game.hand
+    if answer is not None:
+        legal = 1 << answer
     best, best_value = None, None
     for answer in iter_bits(legal):
         won = _wins(card, answer, game.trump)
@@ -178,10 +189,15 @@ def estimate_kingdom(
     seed: int = 0,
     solver: KingdomSolver | None = None,
     min_playouts: int = MIN_PLAYOUTS,
+    forced: tuple | None = None,
+    first_playout: int = 0,
 ):
     """Monte Carlo estimate of ``position``'s chance with the fallback policy: runs for about
     ``seconds`` more (at least ``min_playouts`` playouts). ``solver`` plans the fallback's
-    choices; pass one to share its memo between estimates."""
+    choices; pass one to share its memo between estimates. ``forced``: the first decision
+    (see :func:`play_policy`); playout i sees the same cards whatever it is, so estimates of
+    different first decisions compare with common random numbers. ``first_playout`` numbers
+    the first playout, to extend an earlier estimate (see :func:`merge_estimates`)."""
     from .odds import KingdomResult, _root, make_solver
 
     solver = solver or make_solver()
@@ -191,8 +207,8 @@ def estimate_kingdom(
     histogram: dict[int, int] = {}
     while playouts < min_playouts or time.perf_counter() < budget_end:
         waiting = position.waiting.index if position.waiting is not None else None
-        stream = Stream(seed, "playout", playouts)
-        wins = play_policy(solver, state, position.need, stream, waiting)
+        stream = Stream(seed, "playout", first_playout + playouts)
+        wins = play_policy(solver, state, position.need, stream, waiting, forced=forced)
         total = position.wins + wins
         histogram[total] = histogram.get(total, 0) + 1
         successes += total == position.target
@@ -210,5 +226,27 @@ def estimate_kingdom(
         seconds=time.perf_counter() - started,
         estimate=True,
         interval=(low, high),
+        playouts=playouts,
+    )
+
+
+def merge_estimates(one, other):
+    """One estimate from two of the same position over disjoint playouts."""
+    from dataclasses import replace
+
+    playouts = one.playouts + other.playouts
+    successes = round(one.chance * one.playouts + other.chance * other.playouts)
+    size = max(len(one.distribution), len(other.distribution))
+    distribution = tuple(
+        sum(e.playouts * (e.distribution[j] if j < len(e.distribution) else 0.0) for e in (one, other))
+        / playouts
+        for j in range(size)
+    )
+    return replace(
+        one,
+        chance=successes / playouts,
+        distribution=distribution,
+        seconds=one.seconds + other.seconds,
+        interval=wilson_interval(successes, playouts),
         playouts=playouts,
     )

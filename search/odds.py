@@ -222,14 +222,17 @@ def root_options(solver: KingdomSolver, position: Position) -> list[tuple[Option
         return result
     result = []
     for label, outcomes in solver.options(hand, deck, disc, trump, abil, pool):
-        if label[0] == "debate":
-            option = Option("debate")
-        elif label[0] == "S":
-            option = Option("ability", suit=Suit.SPADES, new_trump=Suit(label[1]))
-        else:
-            option = Option("ability", suit=Suit.from_letter(label[0]))
-        result.append((option, solver.option_value(outcomes, None), outcomes))
+        result.append((option_of_label(label), solver.option_value(outcomes, None), outcomes))
     return result
+
+
+def option_of_label(label: tuple) -> Option:
+    """The option a label of ``KingdomSolver.options`` stands for."""
+    if label[0] == "debate":
+        return Option("debate")
+    if label[0] == "S":
+        return Option("ability", suit=Suit.SPADES, new_trump=Suit(label[1]))
+    return Option("ability", suit=Suit.from_letter(label[0]))
 
 
 def legal_discards_of(hand: CardSet) -> list[CardSet]:

@@ -178,13 +178,26 @@ def test_commerce_discards_are_exact_whatever_the_time_limit(monkeypatch, capsys
     assert data["estimate"] is False and len(data["options"]) == 10
 
 
-def test_past_the_time_limit_the_chance_is_an_estimate_and_nothing_is_ranked(monkeypatch, capsys):
-    """move --time-limit: a Monte Carlo estimate with its interval, and no ranking."""
+def test_past_the_time_limit_every_option_is_an_estimate_ranked_with_its_interval(
+    monkeypatch, capsys
+):
+    """move --time-limit: past it, each legal option is estimated by playouts after it (the
+    same number for each, on the same deck orders) and ranked; the intervals hold the
+    estimates, and no estimate's interval lies above the option's exact chance (the fallback
+    policy never beats best play)."""
     args = ["--kingdom", "1", "--rulers", R, "--hand", "8D 2H", "--time-limit", "0.000001"]
     data = _move(monkeypatch, capsys, args)
-    assert data["estimate"] is True and data["options"] == [] and data["best"] is None
-    low, high = data["chance_ci"]
-    assert low - 1e-12 <= data["chance"] <= high + 1e-12  # Wilson's bounds carry rounding
+    exact = _move(monkeypatch, capsys, args[:-2])
+    assert data["estimate"] is True and exact["estimate"] is False
+    assert sorted(o["option"] for o in data["options"]) == sorted(o["option"] for o in exact["options"])
+    chances = [o["chance"] for o in data["options"]]
+    assert chances == sorted(chances, reverse=True) and data["best"] == data["options"][0]["option"]
+    assert data["chance"] == chances[0] and data["playouts"] == 50
+    exact_chance = {o["option"]: o["chance"] for o in exact["options"]}
+    for option in data["options"]:
+        low, high = option["chance_ci"]
+        assert low - 1e-12 <= option["chance"] <= high + 1e-12  # Wilson's bounds carry rounding
+        assert low <= exact_chance[option["option"]] + 1e-12
 
 
 def test_move_table_ascii_fits_80_columns(monkeypatch, capsys):
