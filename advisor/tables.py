@@ -381,8 +381,8 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
             Text(
                 "ESTIMATES: the exact search ran out of time, so each option's chance comes from "
                 f"Monte Carlo playouts ({chance.playouts} for the best) of a fallback policy after "
-                "it, on the same deck orders for every option; the 95% CI is shown. Raise "
-                "--time-limit for exact answers.",
+                "it, in equal time for each option; options that draw cards get fewer playouts. "
+                "The 95% CI is shown. Raise --time-limit for exact answers.",
                 style="yellow",
             )
         )

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card, CardSet, Ruler, Suit
 from .kingdom import Abilities, KingdomSolver, TimeLimitExceeded
-from .montecarlo import estimate_kingdom, merge_estimates
+from .montecarlo import estimate_kingdom
 from .odds import (
     InvalidPositionError,
     KingdomResult,
@@ -66,6 +66,9 @@ EXACT_SHARE = 0.5
 
 ESTIMATE_PLAYOUTS = 50
 """Playouts an estimate in advise_visit makes at least, whatever its share of the time."""
+
+OPTION_PLAYOUTS = 10
+"""Playouts each option's estimate makes at least in :func:`estimate_options`."""
 
 ESTIMATE_WORKERS = 2
 """Processes that share advise_visit's estimates (no more than the machine's cores)."""
@@ -272,24 +275,18 @@ def estimate_all(
     positions: list[Position],
     seconds: float | None,
     forced: list | None = None,
-    playouts: int | None = None,
-    first_playout: int = 0,
+    least: int = ESTIMATE_PLAYOUTS,
 ) -> list[KingdomResult]:
     """Monte Carlo estimates of ``positions`` sharing ``seconds`` of wall time (None: about
-    a second each), on a process pool of up to :data:`ESTIMATE_WORKERS` workers. ``forced``
-    gives each estimate's first decision (see :func:`search.montecarlo.play_policy`);
-    ``playouts`` fixes each estimate's playouts instead of its time, numbered from
-    ``first_playout``."""
+    a second each), at least ``least`` playouts each, on a process pool of up to
+    :data:`ESTIMATE_WORKERS` workers; ``forced`` gives each estimate's first decision (see
+    :func:`search.montecarlo.play_policy`)."""
     if not positions:
         return []
     count = len(positions)
     workers = min(ESTIMATE_WORKERS, os.cpu_count() or 1, count)
     rounds = -(-count // workers)  # each worker's share of the estimates
-    if playouts is not None:
-        each, least = 0.0, playouts
-    else:
-        each, least = (None if seconds is None else seconds / rounds), ESTIMATE_PLAYOUTS
-    args = ([each] * count, forced or [None] * count, [least] * count, [first_playout] * count)
+    args = ([None if seconds is None else seconds / rounds] * count, forced or [None] * count, [least] * count)
     if workers == 1:
         return list(map(_estimate, positions, *args))
     context = multiprocessing.get_context("fork")  # workers inherit the loaded kernel
@@ -297,16 +294,9 @@ def estimate_all(
         return list(pool.map(_estimate, positions, *args))
 
 
-def _estimate(
-    position: Position, seconds: float | None, forced: tuple | None, least: int, first: int
-) -> KingdomResult:
+def _estimate(position: Position, seconds: float | None, forced: tuple | None, least: int) -> KingdomResult:
     return estimate_kingdom(
-        position,
-        seconds=seconds,
-        started=time.perf_counter(),
-        min_playouts=least,
-        forced=forced,
-        first_playout=first,
+        position, seconds=seconds, started=time.perf_counter(), min_playouts=least, forced=forced
     )
 
 
@@ -346,10 +336,10 @@ def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | flo
 
 def estimate_options(position: Position, seconds: float | None) -> list[tuple[Option, KingdomResult]]:
     """Every option open at ``position`` (not a pending discard) with a Monte Carlo estimate of
-    its chance: the fallback policy after that first decision. Every option gets the same
-    playouts on the same deck orders, so their estimates compare fairly: a first round of
-    :data:`ESTIMATE_PLAYOUTS` each times them, a second fills what is left of ``seconds``."""
-    started = time.perf_counter()
+    its chance: the fallback policy after that first decision, each option given an equal
+    share of ``seconds`` (at least :data:`OPTION_PLAYOUTS` playouts). Playout i of every
+    option sees the same deck order (common random numbers); options that draw cards play
+    slower, so they get fewer playouts and wider intervals."""
     hand, deck, disc, trump, abil, pool = _root(position)
     labelled: list[tuple[Option, tuple]] = []
     if position.waiting is not None:
@@ -359,15 +349,7 @@ def estimate_options(position: Position, seconds: float | None) -> list[tuple[Op
         for label, _ in make_solver().options(hand, deck, disc, trump, abil, pool):
             labelled.append((option_of_label(label), label))
     positions, labels = [position] * len(labelled), [label for _, label in labelled]
-    results = estimate_all(positions, None, labels, playouts=ESTIMATE_PLAYOUTS)
-    if seconds is not None:
-        left = seconds - (time.perf_counter() - started)
-        cost = sum(r.seconds for r in results) / ESTIMATE_PLAYOUTS  # one more playout of each
-        workers = min(ESTIMATE_WORKERS, os.cpu_count() or 1, len(results))
-        more = int(0.9 * left * workers / cost) if cost > 0 else 0
-        if more > 0:
-            extra = estimate_all(positions, None, labels, more, ESTIMATE_PLAYOUTS)
-            results = [merge_estimates(r, e) for r, e in zip(results, extra)]
+    results = estimate_all(positions, seconds, labels, OPTION_PLAYOUTS)
     return [(option, result) for (option, _), result in zip(labelled, results)]
 
 

@@ -20,7 +20,7 @@ import time
 
 from .cards import SUIT_MASK, iter_bits
 from .deal import Stream
-from .kingdom import CLUBS, DIAMONDS, HEARTS, SPADES, KingdomSolver, _all_pairs
+from .kingdom import CLUBS, DIAMONDS, HEARTS, SPADES, KingdomSolver, _all_pairs, discard_pairs
 from .stats import wilson_interval
 
 MIN_PLAYOUTS = 200
@@ -173,7 +173,11 @@ def _discard_best_pair(solver: KingdomSolver, game: Playout, abil: list[int], st
         game.hand = 0
         return
     best, best_value = None, None
-    for pair in _all_pairs(game.hand):
+    if solver._reshuffle_possible(game.hand, game.deck, game.disc, tuple(abil)):
+        pairs = _all_pairs(game.hand)
+    else:  # played cards never come back: one pair per class of equivalent pairs
+        pairs = discard_pairs(game.hand, game.deck | game.disc)
+    for pair in pairs:
         value = solver.decide(game.hand & ~pair, game.deck, game.disc | pair, game.trump, tuple(abil), game.state(abil)[5])
         score = solver._component(value, still)
         if best_value is None or score > best_value:
@@ -190,30 +194,34 @@ def estimate_kingdom(
     solver: KingdomSolver | None = None,
     min_playouts: int = MIN_PLAYOUTS,
     forced: tuple | None = None,
-    first_playout: int = 0,
 ):
     """Monte Carlo estimate of ``position``'s chance with the fallback policy: runs for about
     ``seconds`` more (at least ``min_playouts`` playouts). ``solver`` plans the fallback's
     choices; pass one to share its memo between estimates. ``forced``: the first decision
     (see :func:`play_policy`); playout i sees the same cards whatever it is, so estimates of
-    different first decisions compare with common random numbers. ``first_playout`` numbers
-    the first playout, to extend an earlier estimate (see :func:`merge_estimates`)."""
-    from .odds import KingdomResult, _root, make_solver
+    different first decisions compare with common random numbers."""
+    from .odds import _root, make_solver
 
     solver = solver or make_solver()
     state = _root(position)
+    waiting = position.waiting.index if position.waiting is not None else None
     budget_end = time.perf_counter() + (1.0 if seconds is None else seconds)
-    successes = playouts = 0
+    wins: list[int] = []
+    while len(wins) < min_playouts or time.perf_counter() < budget_end:
+        stream = Stream(seed, "playout", len(wins))
+        wins.append(position.wins + play_policy(solver, state, position.need, stream, waiting, forced=forced))
+    return estimate_from_wins(position, wins, started, solver.state_count())
+
+
+def estimate_from_wins(position, wins: list[int], started: float, states: int = 0):
+    """The estimate (a KingdomResult) from the final wins of a list of playouts."""
+    from .odds import KingdomResult
+
     histogram: dict[int, int] = {}
-    while playouts < min_playouts or time.perf_counter() < budget_end:
-        waiting = position.waiting.index if position.waiting is not None else None
-        stream = Stream(seed, "playout", first_playout + playouts)
-        wins = play_policy(solver, state, position.need, stream, waiting, forced=forced)
-        total = position.wins + wins
+    for total in wins:
         histogram[total] = histogram.get(total, 0) + 1
-        successes += total == position.target
-        playouts += 1
-    low, high = wilson_interval(successes, playouts)
+    playouts = len(wins)
+    successes = histogram.get(position.target, 0)
     distribution = tuple(histogram.get(j, 0) / playouts for j in range(max(histogram) + 1))
     return KingdomResult(
         chance=successes / playouts,
@@ -222,31 +230,10 @@ def estimate_kingdom(
         best=None,
         options=(),
         distribution=distribution,
-        states=solver.state_count(),
+        states=states,
         seconds=time.perf_counter() - started,
         estimate=True,
-        interval=(low, high),
-        playouts=playouts,
-    )
-
-
-def merge_estimates(one, other):
-    """One estimate from two of the same position over disjoint playouts."""
-    from dataclasses import replace
-
-    playouts = one.playouts + other.playouts
-    successes = round(one.chance * one.playouts + other.chance * other.playouts)
-    size = max(len(one.distribution), len(other.distribution))
-    distribution = tuple(
-        sum(e.playouts * (e.distribution[j] if j < len(e.distribution) else 0.0) for e in (one, other))
-        / playouts
-        for j in range(size)
-    )
-    return replace(
-        one,
-        chance=successes / playouts,
-        distribution=distribution,
-        seconds=one.seconds + other.seconds,
         interval=wilson_interval(successes, playouts),
         playouts=playouts,
     )
+

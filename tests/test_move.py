@@ -192,7 +192,7 @@ def test_past_the_time_limit_every_option_is_an_estimate_ranked_with_its_interva
     assert sorted(o["option"] for o in data["options"]) == sorted(o["option"] for o in exact["options"])
     chances = [o["chance"] for o in data["options"]]
     assert chances == sorted(chances, reverse=True) and data["best"] == data["options"][0]["option"]
-    assert data["chance"] == chances[0] and data["playouts"] == 50
+    assert data["chance"] == chances[0] and data["playouts"] >= 1
     exact_chance = {o["option"]: o["chance"] for o in exact["options"]}
     for option in data["options"]:
         low, high = option["chance_ci"]
