@@ -67,6 +67,9 @@ EXACT_SHARE = 0.5
 ESTIMATE_PLAYOUTS = 50
 """Playouts an estimate in advise_visit makes at least, whatever its share of the time."""
 
+FORCED_SECONDS = 1.0
+"""Seconds :func:`rank_moves` spends estimating a position with one legal answer."""
+
 OPTION_PLAYOUTS = 10
 """Playouts each option's estimate makes at least in :func:`estimate_options`."""
 
@@ -505,6 +508,9 @@ def rank_moves(
         chance, distribution = Chance.of(result), result.distribution
     except TimeLimitExceeded:
         left = max(0.0, started + time_limit - time.perf_counter())
+        waiting = position.waiting
+        if waiting is not None and len(position.hand.of_suit(waiting.suit) or position.hand) == 1:
+            left = min(left, FORCED_SECONDS)  # one legal answer: nothing to rank
         estimated = estimate_options(position, left)
         ranked = [(option, r.chance, r.interval) for option, r in estimated]
         best = max(estimated, key=lambda pair: pair[1].chance)[1]
