@@ -67,11 +67,19 @@ class Playout:
                 return
             self.hand |= 1 << card
 
-    def state(self, abil: list[int] | None = None) -> tuple:
+    def state(self) -> tuple:
         """The solver's view of the current state."""
-        abil = self.abil if abil is None else abil
-        pool = tuple(sorted(self.pool)) if abil[SPADES] else ()
-        return (self.hand, self.deck, self.disc, self.trump, tuple(abil), pool)
+        pool = tuple(sorted(self.pool)) if self.abil[SPADES] else ()
+        return (self.hand, self.deck, self.disc, self.trump, tuple(self.abil), pool)
+
+    def answer(self, card: int, answer: int) -> None:
+        """Answer the revealed ``card`` with the hand's card ``answer`` (indices)."""
+        won = _wins(card, answer, self.trump)
+        self.hand &= ~(1 << answer)
+        self.disc |= 1 << card
+        if not won:
+            self.disc |= 1 << answer
+        self.wins += won
 
 
 def play_policy(
@@ -95,32 +103,23 @@ def play_policy(
     first = True
     if waiting is not None:
         answer = forced[1] if forced else None
-        _answer(solver, game, waiting, _policy_abilities(game, fallback), need, answer)
+        if answer is None:
+            answer = best_answer(solver, game.state(), waiting, need, fallback)
+        game.answer(waiting, answer)
         first, forced = False, None
     while game.hand:
         still = need - game.wins
-        abil = _policy_abilities(game, fallback)
         if forced is not None:
             label, forced = forced, None
-        elif fallback and game.abil[CLUBS] and _suit(game.hand, CLUBS) and still > game.hand.bit_count():
-            label = ("C",)
-        elif fallback and first and game.abil[DIAMONDS] and 0 <= still <= 8 and (
-            solver._component(solver.decide(*game.state(abil)), still) < 0.5
-        ):
-            label = ("D",)
         else:
-            label, best_value = None, None
-            for option, outcomes in solver.options(*game.state(abil)):
-                value = solver._component(solver.option_value(outcomes, None), still)
-                if best_value is None or value > best_value:
-                    label, best_value = option, value
+            label = choose_option(solver, game.state(), still, first, fallback)
         first = False
         kind = label[0]
         if kind == "debate":
             card = game.next_card()
             if card is None:
                 break  # R2: no debate can be held
-            _answer(solver, game, card, abil, still)
+            game.answer(card, best_answer(solver, game.state(), card, still, fallback))
             continue
         game.abil["CDHS".index(kind)] -= 1
         if kind == "H":
@@ -135,55 +134,70 @@ def play_policy(
             game.draw(_suit(game.hand, CLUBS).bit_count())
         else:
             game.draw(2)
-            _discard_best_pair(solver, game, _policy_abilities(game, fallback), still)
+            pair = best_discard(solver, game.state(), still, fallback)
+            game.hand &= ~pair
+            game.disc |= pair
     return game.wins
 
 
-def _policy_abilities(game: Playout, fallback: bool) -> list[int]:
-    """The abilities the solver plans with: all that are left, or none that draw."""
+def planning_state(state: tuple, fallback: bool = True) -> tuple:
+    """The state the solver plans with: every ability left, or with ``fallback`` none that
+    draws (those follow the rules of the module docstring)."""
+    hand, deck, disc, trump, abil, pool = state
     if fallback:
-        return [0, 0, game.abil[HEARTS], game.abil[SPADES]]
-    return list(game.abil)
+        abil = (0, 0, abil[HEARTS], abil[SPADES])
+    return (hand, deck, disc, trump, abil, pool if abil[SPADES] else ())
 
 
-def _answer(
-    solver: KingdomSolver, game: Playout, card: int, abil: list[int], still: int, answer: int | None = None
-) -> None:
-    """Answer ``card`` with the legal card of best value for ``still`` wins (or ``answer``)."""
-    suit_cards = _suit(game.hand, card >> 3)
-    legal = suit_cards or game.hand
-    if answer is not None:
-        legal = 1 << answer
+def choose_option(solver: KingdomSolver, state: tuple, still: int, first: bool, fallback: bool = True) -> tuple:
+    """The policy's option at a decision (a label of ``KingdomSolver.options``), ``still``
+    wins wanted; ``first``: no debate held yet this visit."""
+    hand, deck, disc, trump, abil, pool = state
+    if fallback and abil[CLUBS] and _suit(hand, CLUBS) and still > hand.bit_count() and (deck or disc):
+        return ("C",)
+    plan = planning_state(state, fallback)
+    if fallback and first and abil[DIAMONDS] and 0 <= still <= 8:
+        if solver._component(solver.decide(*plan), still) < 0.5:
+            return ("D",)
+    label, best_value = None, None
+    for option, outcomes in solver.options(*plan):
+        value = solver._component(solver.option_value(outcomes, None), still)
+        if best_value is None or value > best_value:
+            label, best_value = option, value
+    return label
+
+
+def best_answer(solver: KingdomSolver, state: tuple, card: int, still: int, fallback: bool = True) -> int:
+    """The legal answer (a card index) to the revealed ``card`` best for ``still`` wins."""
+    hand, deck, disc, trump, abil, pool = planning_state(state, fallback)
+    legal = _suit(hand, card >> 3) or hand
     best, best_value = None, None
     for answer in iter_bits(legal):
-        won = _wins(card, answer, game.trump)
-        hand = game.hand & ~(1 << answer)
-        disc = game.disc | (1 << card) | (0 if won else 1 << answer)
-        value = solver._child(won, hand, game.deck, disc, game.trump, tuple(abil), game.state(abil)[5], None)
-        score = solver._component(value, still)
-        if best_value is None or score > best_value:
-            best, best_value = (answer, won, hand, disc), score
-    answer, won, game.hand, game.disc = best
-    game.wins += won
+        won = _wins(card, answer, trump)
+        rest = hand & ~(1 << answer)
+        spent = disc | (1 << card) | (0 if won else 1 << answer)
+        value = solver._component(solver._child(won, rest, deck, spent, trump, abil, pool, None), still)
+        if best_value is None or value > best_value:
+            best, best_value = answer, value
+    return best
 
 
-def _discard_best_pair(solver: KingdomSolver, game: Playout, abil: list[int], still: int) -> None:
-    if game.hand.bit_count() <= 2:
-        game.disc |= game.hand
-        game.hand = 0
-        return
-    best, best_value = None, None
-    if solver._reshuffle_possible(game.hand, game.deck, game.disc, tuple(abil)):
-        pairs = _all_pairs(game.hand)
+def best_discard(solver: KingdomSolver, state: tuple, still: int, fallback: bool = True) -> int:
+    """Commerce's two discards (a mask; the whole hand if it holds two or fewer) best for
+    ``still`` wins."""
+    hand, deck, disc, trump, abil, pool = planning_state(state, fallback)
+    if hand.bit_count() <= 2:
+        return hand
+    if solver._reshuffle_possible(hand, deck, disc, abil):
+        pairs = _all_pairs(hand)
     else:  # played cards never come back: one pair per class of equivalent pairs
-        pairs = discard_pairs(game.hand, game.deck | game.disc)
+        pairs = discard_pairs(hand, deck | disc)
+    best, best_value = None, None
     for pair in pairs:
-        value = solver.decide(game.hand & ~pair, game.deck, game.disc | pair, game.trump, tuple(abil), game.state(abil)[5])
-        score = solver._component(value, still)
-        if best_value is None or score > best_value:
-            best, best_value = pair, score
-    game.hand &= ~best
-    game.disc |= best
+        value = solver._component(solver.decide(hand & ~pair, deck, disc | pair, trump, abil, pool), still)
+        if best_value is None or value > best_value:
+            best, best_value = pair, value
+    return best
 
 
 def estimate_kingdom(
