@@ -30,7 +30,6 @@ from search.cards import Card, CardSet
 from search.deal import Deal
 from search.odds import make_position, solve_kingdom
 from search.policies import POLICIES, make_policy
-from search.simulate import simulate
 from search.tour import TourConfig, TourState, tour_between_visits
 
 from . import tables
@@ -97,32 +96,95 @@ def deal(
 
 @app.command("simulate")
 def simulate_command(
-    tours: Annotated[int, typer.Option("--tours", help="How many tours to play.")] = 1000,
+    tours: Annotated[int, typer.Option("--tours", help="How many tours each policy plays.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the batch.")] = 1,
     policy: Annotated[
-        str, typer.Option("--policy", help=f"Who plays: {', '.join(sorted(POLICIES))}.")
+        str,
+        typer.Option(
+            "--policy",
+            help=f"Who plays, one or several separated by commas: {', '.join(sorted(POLICIES))}.",
+        ),
     ] = "greedy",
     short: ShortOption = False,
     published_rules: PublishedOption = False,
+    workers: Annotated[
+        int, typer.Option("--workers", help="Processes playing chunks of tours at once.")
+    ] = 1,
+    checkpoint: Annotated[
+        str | None,
+        typer.Option("--checkpoint", help="File saving finished chunks, to resume after a stop."),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the batch saved in --checkpoint.")
+    ] = False,
+    plot: Annotated[
+        str | None, typer.Option("--plot", help="Write a PNG histogram of scores per policy.")
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Play seeded tours with a policy; print the score distribution with 95% CIs."""
+    """Play seeded tours with one or more policies; scores, mean and perfect rate with 95% CIs."""
+    from pathlib import Path
+
+    from search.batch import BatchError, run_batch
+
     if tours < 1:
         raise typer.BadParameter("play at least 1 tour", param_hint="--tours")
     _check_seed(seed)
-    try:
-        player = make_policy(policy)
-    except ValueError as error:
-        raise typer.BadParameter(str(error), param_hint="--policy") from None
+    if workers < 1:
+        raise typer.BadParameter("give at least 1 worker", param_hint="--workers")
+    if resume and checkpoint is None:
+        raise typer.BadParameter("--resume needs the --checkpoint file", param_hint="--resume")
+    names = [name.strip() for name in policy.split(",") if name.strip()]
+    if not names or len(set(names)) != len(names):
+        raise typer.BadParameter("name each policy once, e.g. greedy,advisor", param_hint="--policy")
+    for name in names:
+        if name not in POLICIES:
+            known = ", ".join(sorted(POLICIES))
+            raise typer.BadParameter(f"unknown policy {name!r}: choose from {known}", param_hint="--policy")
+    if plot is not None:
+        _check_plotting(plot)
     config = TourConfig(short=short, published_rules=published_rules)
-    with tables.progress_bar(
-        tours, f"{policy} tours", enabled=not as_json and tours >= 200
-    ) as tick:
-        result = simulate(tours, seed, player, config, progress=tick)
+    total = tours * len(names)
+    with tables.progress_bar(total, f"{policy} tours", enabled=not as_json and total >= 100) as tick:
+        try:
+            results = run_batch(
+                names, tours, seed, config, workers,
+                Path(checkpoint) if checkpoint else None, resume,
+                progress=lambda done, _: tick(done),
+            )
+        except BatchError as error:
+            raise typer.BadParameter(str(error), param_hint="--checkpoint") from None
+    if plot is not None:
+        from .plots import score_histograms
+
+        score_histograms(results, Path(plot))
     if as_json:
-        _print_json(result.to_json())
+        data = [result.to_json() for result in results]
+        _print_json(data[0] if len(data) == 1 else {"policies": data})
         return
-    _console().print(tables.simulation_view(result))
+    console = _console()
+    if len(results) == 1:
+        console.print(tables.simulation_view(results[0]))
+    else:
+        console.print(tables.comparison_view(results))
+    if plot is not None:
+        console.print(f"Histogram written to {plot}")
+
+
+def _check_plotting(plot: str) -> None:
+    """A PNG path in a writable folder, and matplotlib installed."""
+    import importlib.util
+    from pathlib import Path
+
+    if not plot.lower().endswith(".png"):
+        raise typer.BadParameter("the plot is a PNG file: give a name ending in .png", param_hint="--plot")
+    folder = Path(plot).resolve().parent
+    if not folder.is_dir():
+        raise typer.BadParameter(f"no folder {folder} to write the plot in", param_hint="--plot")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise typer.BadParameter(
+            "plots need matplotlib: pip install 'emissary[plots]'", param_hint="--plot"
+        )
 
 
 @app.command()
@@ -198,6 +260,14 @@ UsedSupportersOption = Annotated[
     str,
     typer.Option("--used-supporters", help="Supporters whose ability is spent, e.g. \"K♠\"."),
 ]
+ObjectiveOption = Annotated[
+    str,
+    typer.Option(
+        "--objective",
+        help="What the tour value measures: score (expected final score) or perfect (its chance).",
+    ),
+]
+
 TimeLimitOption = Annotated[
     float | None,
     typer.Option(
@@ -268,6 +338,10 @@ def _distribution_json(distribution) -> dict:
     return {str(wins): p for wins, p in enumerate(distribution)}
 
 
+def _tour_value_json(value) -> dict:
+    return {"value": value.value, "ci": [value.low, value.high], "objective": value.objective}
+
+
 def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
     kingdoms = []
     for kingdom in advice.kingdoms:
@@ -284,6 +358,7 @@ def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
                 "target": kingdom.target,
                 "chance": {column: kingdom.chance(column).value for column in COLUMNS},
                 "estimates": estimates,
+                "tour_value": _tour_value_json(kingdom.tour_value),
                 "distribution": _distribution_json(kingdom.distribution),
             }
         )
@@ -300,6 +375,7 @@ def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
             "target": best.target,
             "chance": best.chance("all").value,
             "estimate": best.chance("all").estimate,
+            "tour_value": _tour_value_json(best.tour_value),
             "reason": tables.advice_reason(advice, ascii=True),
         },
         "solves": advice.solves,
@@ -327,15 +403,18 @@ def advise(
             help="Seconds for the whole table: exact solves first, estimates for what is left.",
         ),
     ] = 5.0,
+    objective: ObjectiveOption = "score",
     as_json: JsonOption = False,
     ascii: AsciiOption = False,
 ) -> None:
     """Which kingdom to visit: each one's chance with no ability, each Jack, all Jacks, all."""
     cards = _visit_hand(hand)
     _check_time_limit(time_limit)
+    if objective not in ("score", "perfect"):
+        raise typer.BadParameter("choose score or perfect", param_hint="--objective")
     tour = _tour_state(rulers, visited, supporters, used_supporters, short, published_rules)
     with tables.advise_progress(tour, ascii, enabled=not as_json) as progress:
-        advice = advise_visit(tour, cards, time_limit=time_limit, progress=progress)
+        advice = advise_visit(tour, cards, time_limit=time_limit, progress=progress, objective=objective)
     if as_json:
         _print_json(_advice_json(advice, tour))
         return

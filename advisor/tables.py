@@ -63,6 +63,30 @@ def simulation_view(result: SimulationResult) -> Group:
     return Group(table, summary)
 
 
+def comparison_view(results: list[SimulationResult]) -> Group:
+    """Several policies on the same seeded tours, side by side: mean score and perfect rate
+    with their 95% intervals, then the score distributions."""
+    first = results[0]
+    tour = "short tour" if first.config.short else "standard tour"
+    summary = Table(title=f"{first.tours} {tour}s a policy, seed {first.seed}")
+    for column in ("policy", "mean score", "95% CI", "perfect tours", "95% Wilson CI"):
+        summary.add_column(column, justify="left" if column == "policy" else "right")
+    for result in results:
+        mean, mean_low, mean_high = result.mean_score
+        rate, rate_low, rate_high = result.perfect_rate
+        summary.add_row(
+            result.policy, f"{mean:.3f}", f"{mean_low:.3f}–{mean_high:.3f}",
+            f"{100 * rate:.2f}%", f"{100 * rate_low:.2f}–{100 * rate_high:.2f}%",
+        )
+    spread = Table(title="Tours by score")
+    spread.add_column("score", justify="right")
+    for result in results:
+        spread.add_column(result.policy, justify="right")
+    for score in range(first.config.perfect_score + 1):
+        spread.add_row(str(score), *(str(r.scores[score]) for r in results))
+    return Group(summary, spread)
+
+
 @contextmanager
 def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Callable[[int], None]]:
     """A rich progress bar on stderr; yields a callback taking the count done so far."""
@@ -213,11 +237,39 @@ def advice_reason(advice: VisitAdvice, ascii: bool = False) -> str:
     """One line: the recommended kingdom and why."""
     best = advice.recommended
     chance = best.chance("all")
+    value = best.tour_value
     return (
         f"Visit kingdom {best.position} ({ruler_str(best.ruler, ascii)}, target {best.target}): "
-        f"{percent_text(chance.value, chance.estimate, ascii)} with every Jack and supporter, "
-        "the best chance of winning this visit. It weighs this visit only; planning the "
-        "whole tour comes later."
+        f"the best {tour_value_name(value)}, {tour_value_text(value, interval=True)}; "
+        f"this visit's chance {percent_text(chance.value, chance.estimate, ascii)} "
+        "with every Jack and supporter."
+    )
+
+
+def tour_value_name(value) -> str:
+    """What a tour value measures."""
+    return "chance of a perfect tour" if value.objective == "perfect" else "expected final score"
+
+
+def tour_value_text(value, interval: bool = False) -> str:
+    """A tour value (a score, or a percentage for a perfect tour), with its 95% interval."""
+    if value.objective == "perfect":
+        show = lambda v: f"{100 * v:.1f}%"  # noqa: E731
+    else:
+        show = lambda v: f"{v:.2f}"  # noqa: E731
+    text = show(value.value)
+    if interval:
+        text += f" (95% CI {show(value.low)}-{show(value.high)})"
+    return text
+
+
+def tour_values_line(advice: VisitAdvice) -> str:
+    """Every kingdom's tour value, best first."""
+    ranked = sorted(advice.kingdoms, key=lambda k: -k.tour_value.value)
+    values = ", ".join(f"#{k.position} {tour_value_text(k.tour_value)}" for k in ranked)
+    return (
+        f"{tour_value_name(ranked[0].tour_value).capitalize()} if visited now: {values}. "
+        "Planning model: Diplomacy and Politics only, supporters kept (README, Tour value)."
     )
 
 
@@ -277,6 +329,7 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
                 style="yellow",
             )
         )
+    parts.append(Text(tour_values_line(advice), style="dim"))
     parts.append(Text(advice_reason(advice, ascii), style="bold"))
     parts.append(
         Text(

@@ -3,8 +3,9 @@
 Which kingdom. :func:`advise_visit` takes the tour between visits and the cards just drawn
 and gives every unvisited kingdom's chance of hitting its target under seven ability sets
 (:data:`COLUMNS`): none, each Jack alone, all four Jacks, and all Jacks with the unused
-supporters. It recommends the kingdom with the best chance when every ability is available.
-That looks at this visit only: what a choice leaves for the later visits is tour planning.
+supporters. It recommends by *tour value* (:mod:`search.planning`): the expected final
+score (or chance of a perfect tour) if the kingdom is visited now, which weighs what each
+choice leaves for the later visits.
 
 Solves are shared. A solve gives the chance of every target at once (its vector over wins
 still needed), and a kingdom's Politics pool is the suits of the *other* unvisited rulers,
@@ -51,6 +52,7 @@ from .odds import (
     solve_exact,
     warm_up,
 )
+from .planning import TourPlanner, TourValue
 from .tour import TourState
 
 COLUMNS = ("none", "H", "C", "S", "D", "jacks", "all")
@@ -108,6 +110,7 @@ class KingdomAdvice:
     target: int
     chances: tuple[Chance, ...]  # in the order of COLUMNS
     distribution: tuple[float, ...]  # P(wins = j) under best play with every ability
+    tour_value: TourValue | None = None  # the tour's worth if this kingdom is visited now
 
     @property
     def trump(self) -> Suit:
@@ -121,8 +124,8 @@ class KingdomAdvice:
 
 @dataclass(frozen=True)
 class VisitAdvice:
-    """Every unvisited kingdom, left to right, and the one with the best chance with every
-    ability."""
+    """Every unvisited kingdom, left to right, and the one to visit: the best tour value
+    (see :mod:`search.planning`)."""
 
     hand: CardSet
     kingdoms: tuple[KingdomAdvice, ...]
@@ -171,8 +174,11 @@ def advise_visit(
     hand: CardSet,
     time_limit: float | None = None,
     progress: Progress | None = None,
+    objective: str = "score",
 ) -> VisitAdvice:
-    """Each unvisited kingdom's chance with ``hand`` under every ability set, and the best.
+    """Each unvisited kingdom's chance with ``hand`` under every ability set, its tour value
+    (``objective``: expected final score or chance of a perfect tour), and the kingdom with
+    the best tour value.
 
     ``time_limit`` is the whole table's budget in seconds (None: exact, however long). The
     exact solves share the first :data:`EXACT_SHARE` of it, cheap ability sets first, each
@@ -224,6 +230,7 @@ def advise_visit(
             found[cell] = result
     if progress:
         progress(total, total, "", 0)
+    values = TourPlanner(objective=objective).after_choice(tour, hand)
     kingdoms = tuple(
         KingdomAdvice(
             position=p,
@@ -231,12 +238,13 @@ def advise_visit(
             target=tour.config.target(p),
             chances=tuple(_cell_chance(found[c, p]) for c in COLUMNS),
             distribution=found["all", p].distribution,
+            tour_value=values[p][1],
         )
         for p in positions
     )
     best = kingdoms[0]
     for kingdom in kingdoms[1:]:  # ties go to the leftmost kingdom
-        if kingdom.chance("all").value > best.chance("all").value:
+        if kingdom.tour_value.value > best.tour_value.value:
             best = kingdom
     return VisitAdvice(
         hand=hand,

@@ -1,4 +1,5 @@
-"""Baseline policies that play whole tours: ``random`` and ``greedy``.
+"""Policies that play whole tours: the baselines ``random`` and ``greedy``, and ``advisor``
+(:mod:`search.planning`).
 
 A policy chooses a kingdom for each drawn hand and an action at each decision.
 These two are the yardsticks every stronger policy is measured against.
@@ -6,6 +7,7 @@ These two are the yardsticks every stronger policy is measured against.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from .cards import Card, CardSet, Suit
@@ -100,13 +102,24 @@ class GreedyPolicy:
         return losers[-1] if losers else winners[0]
 
 
-POLICIES: dict[str, type] = {"random": RandomPolicy, "greedy": GreedyPolicy}
+def _advisor() -> Policy:
+    from .planning import AdvisorPolicy  # loads the solver only when asked for
+
+    return AdvisorPolicy()
+
+
+POLICIES: dict[str, Callable[[], Policy]] = {
+    "random": RandomPolicy,
+    "greedy": GreedyPolicy,
+    "advisor": _advisor,
+}
 
 
 def make_policy(name: str) -> Policy:
     """The policy called ``name``; raises ``ValueError`` listing the known ones."""
     try:
-        return POLICIES[name]()
+        factory = POLICIES[name]
     except KeyError:
         known = ", ".join(sorted(POLICIES))
         raise ValueError(f"unknown policy {name!r}: choose one of {known}") from None
+    return factory()

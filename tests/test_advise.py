@@ -23,6 +23,7 @@ from search.advice import (
 )
 from search.cards import KINGS, QUEENS, CardSet
 from search.odds import make_position, solve_kingdom
+from search.planning import TourValue
 from search.tour import IllegalActionError, TourConfig, tour_between_visits
 from tests.test_cli import SUIT_SYMBOLS, assert_one_line_error, run_in_process
 
@@ -83,16 +84,36 @@ def test_kingdoms_of_one_trump_share_their_solves(monkeypatch, capsys) -> None:
     assert data["solves"] == 14 and data["estimates"] == 0
 
 
-def test_recommendation_is_the_best_chance_with_every_ability(monkeypatch, capsys) -> None:
-    """advise: the recommended kingdom has the highest 'all' chance; the reason says so."""
-    data = _advise_json(monkeypatch, capsys, "8H", *SHARED)
-    best = max(data["kingdoms"], key=lambda k: k["chance"]["all"])
+@pytest.mark.parametrize("objective", ["score", "perfect"])
+def test_recommendation_is_the_best_tour_value(monkeypatch, capsys, objective) -> None:
+    """advise: the recommended kingdom has the best tour value (with its interval), and the
+    reason gives it beside this visit's chance with every ability."""
+    data = _advise_json(monkeypatch, capsys, "8H", SHARED[0], [*SHARED[1], "--objective", objective])
+    best = max(data["kingdoms"], key=lambda k: k["tour_value"]["value"])
     recommendation = data["recommendation"]
     assert recommendation["position"] == best["position"]
+    assert recommendation["tour_value"] == best["tour_value"]
     assert recommendation["chance"] == best["chance"]["all"]
-    assert "every Jack and supporter" in recommendation["reason"]
-    assert "this visit only" in recommendation["reason"]
+    for kingdom in data["kingdoms"]:
+        value = kingdom["tour_value"]
+        assert value["objective"] == objective
+        assert value["ci"][0] <= value["value"] <= value["ci"][1]
+    name = "expected final score" if objective == "score" else "chance of a perfect tour"
+    assert name in recommendation["reason"] and "every Jack and supporter" in recommendation["reason"]
 
+
+def test_tour_value_weighs_the_rest_of_the_tour() -> None:
+    """Deal 5's first hand wins kingdom 5 (target 5) a shade more often than kingdom 6
+    (target 6), but a hand for six wins is rarer: the tour value sends it to kingdom 6."""
+    from search.deal import Deal
+    from search.planning import TourPlanner
+
+    deal = Deal(5)
+    choices = TourPlanner().after_choice(deal.tour(), deal.hand(1))
+    by_chance = max(choices, key=lambda p: choices[p][0])
+    by_value = max(choices, key=lambda p: choices[p][1].value)
+    assert (by_chance, by_value) == (5, 6)
+    assert choices[6][1].low > choices[5][1].high  # not a coin flip: the intervals are apart
 
 def test_advise_visit_reports_progress_to_the_end() -> None:
     """advise_visit: progress runs from 0 to the total, one step per kingdom and ability set."""
@@ -138,7 +159,8 @@ def _synthetic_advice() -> tuple[VisitAdvice, object]:
             for i in range(len(COLUMNS))
         )
         ruler = layout[position - 1]
-        kingdoms.append(KingdomAdvice(position, ruler, position, chances, (0.5, 0.5)))
+        value = TourValue(10.0 - row / 3, 9.5 - row / 3, 10.5 - row / 3, "score")
+        kingdoms.append(KingdomAdvice(position, ruler, position, chances, (0.5, 0.5), value))
     hand = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S")
     return VisitAdvice(hand, tuple(kingdoms), kingdoms[3], 12, 4, 3.0), tour
 

@@ -92,7 +92,7 @@ MALFORMED = [
     (["simulate", "--tours", "1", "--seed", "x"], 2, "--seed"),
     (["simulate", "--tours", "1", "--policy", "nobody"], 2, "nobody"),
     (["simulate", "--tours", "1", "--policy", "RANDOM"], 2, "RANDOM"),
-    (["simulate", "--tours", "1", "--policy", ""], 2, "unknown policy"),
+    (["simulate", "--tours", "1", "--policy", ""], 2, "name each policy once"),
     (["simulate", "--tours", "1", "--policy"], 2, "--policy"),
     # simulate: options and arguments it does not take
     (["simulate", "--bogus"], 2, "--bogus"),

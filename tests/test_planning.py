@@ -1,0 +1,177 @@
+"""Tour planning (search/planning.py) and batches of tours (search/batch.py), RULINGS.md §5, §7."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from search.batch import CHUNK_TOURS, BatchError, run_batch
+from search.cards import KINGS, CardSet, Suit
+from search.deal import Deal, Stream, derive_seed
+from search.odds import make_position, solve_kingdom
+from search.planning import WIN_POINTS, AdvisorPolicy, PlanningTable, TourPlanner
+from search.rules import apply_action, apply_chance, legal_actions
+from search.tour import TourConfig, finish_visit, start_visit, tour_between_visits
+from tests.test_cli import assert_one_line_error, run_in_process
+
+SWEEP = Path(__file__).resolve().parents[1] / "sweeps" / "none-summary.json"
+NO_JACKS = (0, 0, 0, 0)
+
+
+def _exact_means() -> dict[int, float]:
+    """The exact mean chance of each target over all C(32,8) hands, no ability: the
+    committed summary of the full sweep (README, *Exhaustive sweep*)."""
+    data = json.loads(SWEEP.read_text())
+    return {row["target"]: row["mean"] for row in data["results"] if row["abilities"] == "none"}
+
+
+@pytest.mark.parametrize("position", [1, 2, 3, 4])
+def test_tour_value_of_a_last_kingdom_holds_the_exact_value_in_its_interval(position: int) -> None:
+    """Short tour, one kingdom left, no ability: the tour value is 2 points times the mean
+    chance over all hands. The estimate from 256 sampled hands carries a 95% bootstrap
+    interval that holds the exact value from the exhaustive sweep."""
+    layout = [None] * 4
+    layout[position - 1] = KINGS[position % 4]
+    won = [k for k in KINGS if k not in layout]
+    tour = tour_between_visits(layout, used=[], unused=won, config=TourConfig(short=True))
+    planner = TourPlanner(PlanningTable(hands=256, seed=position, jacks=NO_JACKS))
+    value = planner.value(planner.kingdoms_of(tour), score=tour.score)
+    exact = tour.score + WIN_POINTS * _exact_means()[tour.config.target(position)]
+    assert value.low <= exact <= value.high
+    assert value.high - value.low < 0.2  # the interval is informative, not a blanket
+
+
+def test_the_value_is_the_dynamic_programme_over_sampled_hands() -> None:
+    """V of two kingdoms, written out from the table: each hand takes the better of 'a then
+    b' and 'b then a'; the perfect objective multiplies chances."""
+    table = PlanningTable(hands=64, seed=3)
+    a, b = (int(Suit.CLUBS), 2), (int(Suit.HEARTS), 5)
+    ca = table.chances(a[0], frozenset({b[0]}))[:, a[1]]
+    cb = table.chances(b[0], frozenset({a[0]}))[:, b[1]]
+    va = WIN_POINTS * table.chances(a[0], frozenset())[:, a[1]].mean()
+    vb = WIN_POINTS * table.chances(b[0], frozenset())[:, b[1]].mean()
+    expected = np.maximum(ca * (WIN_POINTS + vb), cb * (WIN_POINTS + va)).mean()
+    assert TourPlanner(table).value((a, b)).value == pytest.approx(expected, abs=1e-12)
+    pa, pb = table.chances(a[0], frozenset())[:, a[1]].mean(), table.chances(b[0], frozenset())[:, b[1]].mean()
+    perfect = np.maximum(ca * pb, cb * pa).mean()
+    assert TourPlanner(table, "perfect").value((a, b)).value == pytest.approx(perfect, abs=1e-12)
+
+
+def test_a_choice_is_valued_with_the_exact_chance_of_the_hand_drawn() -> None:
+    """after_choice: each kingdom's chance is the exact solve with Diplomacy and Politics
+    (the other unvisited rulers' suits), and its tour value adds what the rest is worth."""
+    deal = Deal(5)
+    tour, hand = deal.tour(), deal.hand(1)
+    planner = TourPlanner(PlanningTable(hands=32, seed=1))
+    choices = planner.after_choice(tour, hand)
+    for position in (1, 4, 8):
+        ruler = tour.rulers[position - 1]
+        pool = [r.suit for i, r in enumerate(tour.rulers, 1) if i != position]
+        exact = solve_kingdom(make_position(hand, ruler.suit, position, jacks=(Suit.HEARTS, Suit.SPADES), pool=pool))
+        chance, value = choices[position]
+        assert chance == pytest.approx(exact.chance, abs=1e-9)
+        assert value.low <= value.value <= value.high
+        assert value.value <= chance * (WIN_POINTS + 14) + 1e-9
+
+
+def test_the_advisor_plays_only_legal_moves() -> None:
+    """Three seeded tours through the checked rules engine: every choice is legal."""
+    policy = AdvisorPolicy(TourPlanner(PlanningTable(hands=16, seed=2)))
+    for index in range(3):
+        deal = Deal(derive_seed(11, index), TourConfig(short=True))
+        rng = Stream(11, "policy", index)
+        tour = deal.tour()
+        while not tour.over:
+            number = tour.visits + 1
+            hand = deal.hand(number)
+            visit = start_visit(tour, hand, policy.choose_kingdom(tour, hand, rng))
+            dealer = deal.dealer(number)
+            while not visit.over:
+                if visit.is_chance:
+                    visit = apply_chance(visit, dealer.next_card(visit))
+                else:
+                    action = policy.choose_action(visit, legal_actions(visit), rng)
+                    assert action in legal_actions(visit)
+                    visit = apply_action(visit, action)
+            tour = finish_visit(tour, visit)
+
+
+def test_the_advisor_beats_greedy_on_short_tours() -> None:
+    """40 seeded short tours each: the advisor's mean score is above greedy's, the 95%
+    intervals apart (the published 2,000-tour run is in README)."""
+    advisor, greedy = run_batch(["advisor", "greedy"], 40, 7, TourConfig(short=True))
+    assert advisor.mean_score[1] > greedy.mean_score[2]
+
+
+def test_a_batch_resumes_from_its_checkpoint_without_losing_or_repeating_a_tour(tmp_path: Path) -> None:
+    """A checkpoint cut back to its first chunk (as a kill after one chunk leaves it) resumes
+    to the same result as a batch run whole, in one process or two."""
+    tours = 2 * CHUNK_TOURS + 5
+    whole = run_batch(["random", "greedy"], tours, 3, TourConfig())
+    path = tmp_path / "batch.json"
+    run_batch(["random", "greedy"], tours, 3, TourConfig(), checkpoint=path)
+    data = json.loads(path.read_text())
+    first = sorted(data["chunks"])[0]
+    data["chunks"] = {first: data["chunks"][first]}
+    path.write_text(json.dumps(data))
+    seen = []
+    resumed = run_batch(["random", "greedy"], tours, 3, TourConfig(), checkpoint=path, resume=True,
+                        progress=lambda done, total: seen.append(done))
+    assert resumed == whole and seen[0] == CHUNK_TOURS and seen[-1] == 2 * tours
+    assert run_batch(["random", "greedy"], tours, 3, TourConfig(), workers=2) == whole
+
+
+def test_a_checkpoint_of_another_batch_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "batch.json"
+    run_batch(["random"], 5, 3, TourConfig(), checkpoint=path)
+    with pytest.raises(BatchError, match="already exists"):
+        run_batch(["random"], 5, 3, TourConfig(), checkpoint=path)
+    with pytest.raises(BatchError, match="different tours"):
+        run_batch(["random"], 6, 3, TourConfig(), checkpoint=path, resume=True)
+    path.write_text("{not json")
+    with pytest.raises(BatchError, match="not a readable checkpoint"):
+        run_batch(["random"], 5, 3, TourConfig(), checkpoint=path, resume=True)
+
+
+def test_simulate_several_policies_side_by_side_with_a_plot(monkeypatch, capsys, tmp_path: Path) -> None:
+    """simulate --policy random,greedy --plot: one table of both, JSON for each, a PNG."""
+    plot = tmp_path / "scores.png"
+    args = ["simulate", "--tours", "30", "--policy", "random,greedy", "--plot", str(plot)]
+    code, out, err = run_in_process(monkeypatch, capsys, [*args, "--json"])
+    assert code == 0, err
+    data = json.loads(out)
+    assert [p["policy"] for p in data["policies"]] == ["random", "greedy"]
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert code == 0 and "random" in out and "greedy" in out and "Tours by score" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        (["--policy", "greedy,nobody"], "nobody"),
+        (["--policy", "greedy,greedy"], "once"),
+        (["--policy", ","], "once"),
+        (["--workers", "0"], "worker"),
+        (["--resume"], "--checkpoint"),
+        (["--plot", "scores.jpg"], "PNG"),
+        (["--plot", "/no/such/folder/scores.png"], "folder"),
+    ],
+)
+def test_bad_simulate_options_end_with_one_error_line(monkeypatch, capsys, extra, fragment) -> None:
+    code, out, err = run_in_process(monkeypatch, capsys, ["simulate", "--tours", "3", *extra])
+    assert_one_line_error(code, out, err)
+    assert fragment in err
+
+
+def test_resuming_another_batch_ends_with_one_error_line(monkeypatch, capsys, tmp_path: Path) -> None:
+    path = tmp_path / "batch.json"
+    base = ["simulate", "--tours", "3", "--policy", "random", "--checkpoint", str(path)]
+    assert run_in_process(monkeypatch, capsys, base)[0] == 0
+    assert_one_line_error(*run_in_process(monkeypatch, capsys, base))
+    code, out, err = run_in_process(monkeypatch, capsys, [*base[:2], "4", *base[3:], "--resume"])
+    assert_one_line_error(code, out, err)
+    assert "another batch" in err
