@@ -42,6 +42,8 @@ from .notation import (
     parse_suit,
     parse_suits,
 )
+from .analyse_cli import register as register_analyse_command
+from .sweep_cli import register as register_sweep_commands
 
 app = typer.Typer(
     name="emissary",
@@ -50,6 +52,8 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+register_sweep_commands(app)
+register_analyse_command(app)
 
 AsciiOption = Annotated[bool, typer.Option("--ascii", help="Print suits as letters C D H S.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
