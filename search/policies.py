@@ -1,5 +1,6 @@
 """Policies that play whole tours: the baselines ``random`` and ``greedy``, and ``advisor``
-(:mod:`search.planning`).
+(:mod:`search.planning`), and ``hindsight``, which knows the deal's eight hands in advance
+(:mod:`search.hindsight`; it has a ``start_tour(deal)`` hook).
 
 A policy chooses a kingdom for each drawn hand and an action at each decision.
 These two are the yardsticks every stronger policy is measured against.
@@ -108,10 +109,17 @@ def _advisor() -> Policy:
     return AdvisorPolicy()
 
 
+def _hindsight() -> Policy:
+    from .hindsight import HindsightPolicy
+
+    return HindsightPolicy()
+
+
 POLICIES: dict[str, Callable[[], Policy]] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
     "advisor": _advisor,
+    "hindsight": _hindsight,
 }
 
 

@@ -27,13 +27,19 @@ def play_visit(visit: VisitState, policy: Policy, dealer: Dealer, rng: Stream) -
     return visit
 
 
-def play_tour(deal: Deal, policy: Policy, rng: Stream) -> TourState:
-    """Play a whole tour of ``deal``; returns the final tour state."""
+def play_tour(deal: Deal, policy: Policy, rng: Stream, visited: list[int] | None = None) -> TourState:
+    """Play a whole tour of ``deal``; returns the final tour state and appends each visit's
+    kingdom to ``visited``. A policy with a ``start_tour`` method is shown the deal first
+    (the hindsight bound)."""
+    if hasattr(policy, "start_tour"):
+        policy.start_tour(deal)
     tour = deal.tour()
     while not tour.over:
         number = tour.visits + 1
         hand = deal.hand(number)
         position = policy.choose_kingdom(tour, hand, rng)
+        if visited is not None:
+            visited.append(position)
         visit = play_visit(start_visit(tour, hand, position), policy, deal.dealer(number), rng)
         tour = finish_visit(tour, visit)
     return tour

@@ -1,0 +1,82 @@
+"""Hindsight analysis (search/hindsight.py): blind play, hands known, clairvoyant bound."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from search.deal import Deal, Stream
+from search.hindsight import HindsightPolicy, analyse_deal, can_hit_target
+from search.planning import AdvisorPolicy
+from search.simulate import play_tour
+from search.tour import TourConfig
+from tests.test_cli import assert_one_line_error, run_in_process
+
+SHORT = TourConfig(short=True)
+
+
+def _visits_won(deal: Deal, policy) -> list[tuple[int, int, bool]]:
+    """(visit number, kingdom, won) for each visit the policy plays on ``deal``."""
+    visited: list[int] = []
+    final = play_tour(deal, policy, Stream(deal.seed, "policy"), visited)
+    won = len(final.visited)
+    return [(n + 1, p, n < won) for n, p in enumerate(visited)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_visit_won_in_play_is_winnable_with_every_card_known(seed: int) -> None:
+    """Whatever the advisor won with a hand, the clairvoyant search finds winnable: the
+    advisor's own play is a witness (the same deck order, Jacks only)."""
+    deal = Deal(seed, SHORT)
+    tour = deal.tour()
+    for number, position, won in _visits_won(deal, AdvisorPolicy()):
+        if won and number == 1:  # the first visit sees the starting layout
+            assert can_hit_target(deal, number, tour, position)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_clairvoyant_play_bounds_both_others(seed: int) -> None:
+    """On each deal the clairvoyant score is at least the blind and the hands-known scores
+    (all three spend only the Jacks), and its plan visits distinct kingdoms."""
+    result = analyse_deal(seed, SHORT)
+    assert result.clairvoyant >= max(result.blind, result.known)
+    assert len(set(result.clairvoyant_kingdoms)) == len(result.clairvoyant_kingdoms)
+    assert result.clairvoyant == 2 * len(result.clairvoyant_kingdoms)
+    for number, position in enumerate(result.clairvoyant_kingdoms):
+        assert position in result.winnable[number]
+
+
+def test_the_hindsight_plan_gives_each_hand_its_own_kingdom() -> None:
+    """HindsightPolicy.start_tour: one kingdom a visit, all different, from CP-SAT."""
+    policy = HindsightPolicy()
+    policy.start_tour(Deal(9))
+    assert sorted(policy.plan) == list(range(8)) and sorted(policy.plan.values()) == list(range(1, 9))
+
+
+def test_analyse_json_reports_the_three_ways_for_each_deal(monkeypatch, capsys) -> None:
+    code, out, err = run_in_process(monkeypatch, capsys, ["analyse", "--seed", "3", "--deals", "2", "--short", "--json"])
+    assert code == 0, err
+    data = json.loads(out)
+    assert [d["seed"] for d in data["deals"]] == [3, 4]
+    for deal in data["deals"]:
+        assert deal["clairvoyant"]["score"] >= deal["blind"]["score"]
+    assert data["summary"]["deals"] == 2
+    code, out, err = run_in_process(monkeypatch, capsys, ["analyse", "--seed", "3", "--short"])
+    assert code == 0 and "clairvoyant" in out and "hands known" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["analyse"], "--seed"),
+        (["analyse", "--seed", "-1"], "0 or more"),
+        (["analyse", "--seed", "x"], "--seed"),
+        (["analyse", "--seed", "1", "--deals", "0"], "at least 1 deal"),
+        (["analyse", "--seed", "1", "--workers", "0"], "worker"),
+    ],
+)
+def test_bad_analyse_input_ends_with_one_error_line(monkeypatch, capsys, args, fragment) -> None:
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert_one_line_error(code, out, err)
+    assert fragment in err
