@@ -6,8 +6,9 @@ be played three ways, each knowing more:
 
 - *blind*: the advisor (:class:`~search.planning.AdvisorPolicy`) sees one hand at a time;
 - *hands known*: :class:`HindsightPolicy` knows the eight hands before the first visit and
-  assigns them to kingdoms with the CP-SAT model of :mod:`search.assign` (planning chances,
-  expected-score objective), then plays each visit like the advisor;
+  assigns them to kingdoms for the best expected score under the planning chances (a dynamic
+  programme over kingdom sets; for the best chance of a perfect tour, the CP-SAT model of
+  :mod:`search.assign`), then plays each visit like the advisor;
 - *clairvoyant*: every card order is known too, as a double-dummy solver knows the cards
   in bridge. A visit then either can or cannot end on its target: a deterministic search
   over every legal play (:func:`can_hit_target`). The best tour is the longest run of first
@@ -55,25 +56,58 @@ def planning_plays(deal: Deal, tour: TourState) -> dict[Play, float]:
                 r.suit.value for p, r in enumerate(tour.rulers, 1) if r is not None and p != position
             )
             chance = table.chance(hand, ruler.suit.value, others)[tour.config.target(position)]
-            plays[Play(index, position, ruler)] = max(float(chance), 1e-9)  # 0 would forbid it
+            plays[Play(index, position, ruler)] = min(1.0, max(float(chance), 1e-9))  # 0 would forbid it; sums may round past 1
     return plays
 
 
+def best_expected_score(plays: dict[Play, float], visits: int) -> dict[int, int]:
+    """The plan (visit -> kingdom) with the highest expected score, 2 points a kingdom won
+    before the first miss: a dynamic programme over the sets of kingdoms still to visit."""
+    positions = sorted({play.position for play in plays})
+    chance = {(play.hand, play.position): c for play, c in plays.items()}
+    best: dict[frozenset, tuple[float, int | None]] = {}
+
+    def value(left: frozenset) -> float:
+        if left in best:
+            return best[left][0]
+        visit = len(positions) - len(left)
+        result = (0.0, None)
+        if visit < visits:
+            for position in sorted(left):
+                worth = chance[visit, position] * (2 + value(left - {position}))
+                if result[1] is None or worth > result[0]:
+                    result = (worth, position)
+        best[left] = result
+        return result[0]
+
+    left, plan = frozenset(positions), {}
+    value(left)
+    for visit in range(min(visits, len(positions))):
+        plan[visit] = best[left][1]
+        left = left - {plan[visit]}
+    return plan
+
+
 class HindsightPolicy(AdvisorPolicy):
-    """The advisor's play, with the kingdoms planned once all eight hands are known."""
+    """The advisor's play, with the kingdoms planned once all eight hands are known: for the
+    best expected score (a dynamic programme), or with ``objective="perfect"`` for the best
+    chance of a perfect tour (the CP-SAT model of :mod:`search.assign`)."""
 
-    name = "hindsight"
-
-    def __init__(self, planner: TourPlanner | None = None) -> None:
+    def __init__(self, planner: TourPlanner | None = None, objective: str = "score") -> None:
         super().__init__(planner)
+        self.objective = objective
+        self.name = "hindsight" if objective == "score" else "hindsight-perfect"
         self.plan: dict[int, int] = {}
 
     def start_tour(self, deal: Deal) -> None:
-        """Plan the whole tour from the deal's hands (see :mod:`search.assign`)."""
+        """Plan the whole tour from the deal's hands."""
         tour = deal.tour()
+        plays = planning_plays(deal, tour)
+        if self.objective == "score":
+            self.plan = best_expected_score(plays, len(deal.hands()))
+            return
         kingdoms = {p: tour.rulers[p - 1] for p in tour.unvisited}
-        plan = assign(deal.hands(), kingdoms, planning_plays(deal, tour), "score", time_limit=ASSIGN_SECONDS)
-        self.plan = plan.kingdoms
+        self.plan = assign(deal.hands(), kingdoms, plays, "perfect", time_limit=ASSIGN_SECONDS).kingdoms
 
     def choose_kingdom(self, tour: TourState, hand: CardSet, rng: Stream) -> int:
         planned = self.plan.get(tour.visits)

@@ -115,11 +115,18 @@ def _hindsight() -> Policy:
     return HindsightPolicy()
 
 
+def _hindsight_perfect() -> Policy:
+    from .hindsight import HindsightPolicy
+
+    return HindsightPolicy(objective="perfect")
+
+
 POLICIES: dict[str, Callable[[], Policy]] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
     "advisor": _advisor,
     "hindsight": _hindsight,
+    "hindsight-perfect": _hindsight_perfect,
 }
 
 

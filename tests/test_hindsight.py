@@ -80,3 +80,28 @@ def test_bad_analyse_input_ends_with_one_error_line(monkeypatch, capsys, args, f
     code, out, err = run_in_process(monkeypatch, capsys, args)
     assert_one_line_error(code, out, err)
     assert fragment in err
+
+
+def test_the_best_expected_score_plan_beats_every_order() -> None:
+    """best_expected_score: its plan's expected score (2 points a kingdom won before the
+    first miss) is the maximum over all orders of kingdoms, checked by brute force."""
+    from itertools import permutations
+
+    from search.assign import Play
+    from search.cards import KINGS
+    from search.hindsight import best_expected_score
+
+    rng = Stream(4, "test-plans")
+    for _ in range(20):
+        plays = {Play(t, p, KINGS[p - 1]): rng.below(1001) / 1000 for t in range(4) for p in range(1, 5)}
+        chance = {(play.hand, play.position): c for play, c in plays.items()}
+
+        def worth(order) -> float:
+            total, reach = 0.0, 1.0
+            for visit, position in enumerate(order):
+                reach *= chance[visit, position]
+                total += 2 * reach
+            return total
+
+        plan = best_expected_score(plays, 4)
+        assert worth([plan[v] for v in range(4)]) == pytest.approx(max(map(worth, permutations(range(1, 5)))))
