@@ -58,6 +58,14 @@ register_analyse_command(app)
 AsciiOption = Annotated[bool, typer.Option("--ascii", help="Print suits as letters C D H S.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 ShortOption = Annotated[bool, typer.Option("--short", help="Short tour: 4 Kings, targets 2 4 6 8.")]
+VariantOption = Annotated[
+    str,
+    typer.Option(
+        "--variant", help="standard, or first-edition (2019: reputation instead of sudden death)."
+    ),
+]
+VARIANTS = ("standard", "first-edition")
+STANDARD_ONLY_POLICIES = ("advisor", "hindsight", "hindsight-perfect")
 PublishedOption = Annotated[
     bool,
     typer.Option("--published-rules", help="Allow abilities that do nothing (R4)."),
@@ -76,12 +84,15 @@ def _print_json(data: object) -> None:
 def deal(
     seed: Annotated[int, typer.Option("--seed", help="The deal's seed.")],
     short: ShortOption = False,
+    variant: VariantOption = "standard",
     as_json: JsonOption = False,
     ascii: AsciiOption = False,
 ) -> None:
-    """Show a seeded deal: the ruler layout and the 8 cards of the first visit."""
+    """Show a seeded deal: the ruler layout and the 8 cards of the first visit (the same
+    cards in either variant)."""
     _check_seed(seed)
-    the_deal = Deal(seed, TourConfig(short=short))
+    first_edition = _check_variant(variant)
+    the_deal = Deal(seed, TourConfig(short=short, first_edition=first_edition))
     layout = the_deal.layout()
     hand = the_deal.hand(1)
     if as_json:
@@ -89,6 +100,7 @@ def deal(
             {
                 "seed": seed,
                 "short": short,
+                "variant": variant,
                 "rulers": [r.ascii() for r in layout],
                 "targets": list(the_deal.config.targets),
                 "hand": [c.ascii() for c in hand],
@@ -111,6 +123,7 @@ def simulate_command(
     ] = "greedy",
     short: ShortOption = False,
     published_rules: PublishedOption = False,
+    variant: VariantOption = "standard",
     workers: Annotated[
         int, typer.Option("--workers", help="Processes playing chunks of tours at once.")
     ] = 1,
@@ -145,9 +158,16 @@ def simulate_command(
         if name not in POLICIES:
             known = ", ".join(sorted(POLICIES))
             raise typer.BadParameter(f"unknown policy {name!r}: choose from {known}", param_hint="--policy")
+    first_edition = _check_variant(variant)
+    if first_edition and set(names) & set(STANDARD_ONLY_POLICIES):
+        raise typer.BadParameter(
+            "the advisor and hindsight policies play the standard rules only (their "
+            "first-edition solver is not written yet)",
+            param_hint="--policy",
+        )
     if plot is not None:
         _check_plotting(plot)
-    config = TourConfig(short=short, published_rules=published_rules)
+    config = TourConfig(short=short, published_rules=published_rules, first_edition=first_edition)
     total = tours * len(names)
     with tables.progress_bar(total, f"{policy} tours", enabled=not as_json and total >= 100) as tick:
         try:
@@ -173,6 +193,13 @@ def simulate_command(
         console.print(tables.comparison_view(results))
     if plot is not None:
         console.print(f"Histogram written to {plot}")
+
+
+def _check_variant(variant: str) -> bool:
+    """Whether ``variant`` names the first edition; refuses unknown names."""
+    if variant not in VARIANTS:
+        raise typer.BadParameter(f"choose {' or '.join(VARIANTS)}", param_hint="--variant")
+    return variant == "first-edition"
 
 
 def _check_plotting(plot: str) -> None:

@@ -42,6 +42,9 @@ class RandomPolicy:
     def choose_action(self, visit: VisitState, actions: list[Action], rng: Stream) -> Action:
         return rng.choice(actions)
 
+    def choose_turn_down(self, tour: TourState, visit: VisitState, choices: list, rng: Stream) -> tuple:
+        return rng.choice(choices)
+
 
 def hand_strength(hand: CardSet, trump: Suit) -> float:
     """A rough count of the debates a hand wins: 0.85 a trump, rank/16 a side card.

@@ -123,6 +123,8 @@ class VisitState:
     reshuffles: int = 0
     published_rules: bool = False
     abilities_used: tuple[UseAbility, ...] = field(default=())
+    first_edition: bool = False  # the 2019 rules (§6, R5-R7)
+    verdict: bool | None = None  # first edition: the waiting debate counts as won/lost (R6)
 
     @property
     def wins(self) -> int:
@@ -172,8 +174,11 @@ def new_visit(
     rulers: tuple[Ruler | None, ...],
     supporters: tuple[Ruler, ...] = (),
     published_rules: bool = False,
+    jacks: frozenset[Suit] = frozenset(Suit),
+    first_edition: bool = False,
 ) -> VisitState:
-    """The state right after choosing kingdom ``position`` with ``hand`` drawn."""
+    """The state right after choosing kingdom ``position`` with ``hand`` drawn; ``jacks``
+    are the Jacks face up (all four, except in the first edition, R5)."""
     ruler = rulers[position - 1]
     if ruler is None:
         raise IllegalActionError(f"kingdom {position} has already been visited")
@@ -186,6 +191,8 @@ def new_visit(
         supporters=tuple(supporters),
         rulers=tuple(rulers),
         published_rules=published_rules,
+        jacks=frozenset(jacks),
+        first_edition=first_edition,
     )
 
 
@@ -233,7 +240,12 @@ def ability_sources(state: VisitState, suit: Suit) -> list[Ruler | None]:
 
 
 def ability_does_something(state: VisitState, suit: Suit) -> bool:
-    """This version's condition for using an ability (§4 table)."""
+    """This version's condition for using an ability (§4 table); first edition (R6): ♣ and ♥
+    settle a waiting debate not settled yet, ♠ needs a trump other than ♠, ♦ always."""
+    if state.first_edition:
+        if suit in (Suit.CLUBS, Suit.HEARTS):
+            return state.verdict is None
+        return suit is Suit.DIAMONDS or state.trump is not Suit.SPADES
     if suit is Suit.HEARTS:
         return state.hand.has_suit(state.trump)
     if suit is Suit.CLUBS:
@@ -243,18 +255,28 @@ def ability_does_something(state: VisitState, suit: Suit) -> bool:
     return True  # Commerce is always usable
 
 
+def ability_moment(state: VisitState, suit: Suit) -> bool:
+    """Whether now is a moment for ``suit``'s ability: between debates (§4); in the first
+    edition ♣ and ♥ only while a ruler's card waits (R6)."""
+    if state.first_edition and suit in (Suit.CLUBS, Suit.HEARTS):
+        return state.phase is Phase.ANSWER
+    return state.phase is Phase.DECIDE
+
+
 def legal_abilities(state: VisitState) -> list[UseAbility]:
-    """Every ability use allowed now (only between debates, §4)."""
-    if state.phase is not Phase.DECIDE:
+    """Every ability use allowed now (see :func:`ability_moment`)."""
+    if state.phase not in (Phase.DECIDE, Phase.ANSWER):
         return []
     uses = []
     for suit in Suit:
+        if not ability_moment(state, suit):
+            continue
         sources = ability_sources(state, suit)
         if not sources:
             continue
         if not (ability_does_something(state, suit) or state.published_rules):
             continue
-        if suit is Suit.SPADES:
+        if suit is Suit.SPADES and not state.first_edition:
             targets: list[int | None] = list(politics_targets(state)) or [None]
         else:
             targets = [None]
@@ -273,7 +295,8 @@ def legal_actions(state: VisitState) -> list[Action]:
     if state.phase is Phase.DECIDE:
         return [Debate(), *legal_abilities(state)]
     if state.phase is Phase.ANSWER:
-        return [Answer(card) for card in legal_answers(state.hand, state.waiting)]
+        answers = [Answer(card) for card in legal_answers(state.hand, state.waiting)]
+        return answers + (legal_abilities(state) if state.first_edition else [])
     if state.phase is Phase.DISCARD:
         return list(legal_discards(state))
     return []
@@ -339,6 +362,8 @@ def _use_ability(state: VisitState, use: UseAbility) -> VisitState:
             used_supporters=state.used_supporters + (use.source,),
         )
     state = replace(state, abilities_used=state.abilities_used + (use,))
+    if state.first_edition:
+        return _use_first_edition_ability(state, use.suit)
     if use.suit is Suit.HEARTS:
         trumps = state.hand.of_suit(state.trump)
         state = replace(state, hand=state.hand - trumps, discard=state.discard | trumps)
@@ -357,6 +382,18 @@ def _use_ability(state: VisitState, use: UseAbility) -> VisitState:
     return replace(state, rulers=tuple(rulers), trump=rulers[here].suit)
 
 
+def _use_first_edition_ability(state: VisitState, suit: Suit) -> VisitState:
+    """R6: ♣ the waiting debate counts as won, ♥ as lost; ♦ draw 2, discard 2; ♠ spades
+    are trump for the rest of the visit."""
+    if suit is Suit.CLUBS:
+        return replace(state, verdict=True)
+    if suit is Suit.HEARTS:
+        return replace(state, verdict=False)
+    if suit is Suit.DIAMONDS:
+        return _start_draws(state, 2, commerce=True)
+    return replace(state, trump=Suit.SPADES)
+
+
 def apply_action_unchecked(state: VisitState, action: Action) -> VisitState:
     """Apply a legal action; the fast door: nothing is validated."""
     if isinstance(action, Debate):
@@ -367,7 +404,9 @@ def apply_action_unchecked(state: VisitState, action: Action) -> VisitState:
     if isinstance(action, Answer):
         ruler_card, card = state.waiting, action.card
         hand = state.hand.remove(card)
-        if wins_debate(ruler_card, card, state.trump):
+        won = wins_debate(ruler_card, card, state.trump) if state.verdict is None else state.verdict
+        state = replace(state, verdict=None)
+        if won:
             state = replace(
                 state, scoring=state.scoring.add(card), discard=state.discard.add(ruler_card)
             )
@@ -429,7 +468,9 @@ def _why_illegal(state: VisitState, action: Action) -> str:
         return f"Commerce discards exactly {need} card(s), got {len(action.cards)}"
     if isinstance(action, Debate):
         return "a debate can start only between debates"
-    if state.phase is not Phase.DECIDE:
+    if not ability_moment(state, action.suit):
+        if state.first_edition and action.suit in (Suit.CLUBS, Suit.HEARTS):
+            return f"{action.suit.ability} is used only while a ruler's card waits (R6)"
         return "abilities cannot be used while a ruler's card waits or a draw is pending"
     if not ability_sources(state, action.suit):
         return f"no unused Jack or supporter gives {action.suit.ability}"

@@ -14,7 +14,7 @@ from .deal import Deal, Dealer, Stream, derive_seed
 from .policies import Policy
 from .rules import VisitState, apply_action_unchecked, apply_chance_unchecked, legal_actions
 from .stats import mean_interval, wilson_interval
-from .tour import TourConfig, TourState, finish_visit, start_visit
+from .tour import TourConfig, TourState, finish_visit, start_visit, turn_down_choices
 
 
 def play_visit(visit: VisitState, policy: Policy, dealer: Dealer, rng: Stream) -> VisitState:
@@ -41,8 +41,18 @@ def play_tour(deal: Deal, policy: Policy, rng: Stream, visited: list[int] | None
         if visited is not None:
             visited.append(position)
         visit = play_visit(start_visit(tour, hand, position), policy, deal.dealer(number), rng)
-        tour = finish_visit(tour, visit)
+        tour = finish_visit(tour, visit, choose_turn_down(policy, tour, visit, rng))
     return tour
+
+
+def choose_turn_down(policy: Policy, tour: TourState, visit: VisitState, rng: Stream) -> tuple:
+    """First edition (R7): the cards the policy turns down for a miss it can pay for (its
+    ``choose_turn_down`` if it has one, else the first choice: Jacks before supporters)."""
+    choices = turn_down_choices(tour, visit)
+    if not choices:
+        return ()
+    chooser = getattr(policy, "choose_turn_down", None)
+    return chooser(tour, visit, choices, rng) if chooser else choices[0]
 
 
 @dataclass(frozen=True)
@@ -82,6 +92,7 @@ class SimulationResult:
             "seed": self.seed,
             "short": self.config.short,
             "published_rules": self.config.published_rules,
+            "first_edition": self.config.first_edition,
             "mean_score": round(mean, 6),
             "mean_score_ci": [round(mean_low, 6), round(mean_high, 6)],
             "perfect_rate": round(rate, 6),

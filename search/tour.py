@@ -9,8 +9,9 @@ ability was never used.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import combinations
 
-from .cards import KINGS, RULERS, CardSet, Ruler
+from .cards import KINGS, RULERS, CardSet, Ruler, Suit
 from .rules import IllegalActionError, VisitState, new_visit
 
 HAND_SIZE = 8
@@ -22,6 +23,7 @@ class TourConfig:
 
     short: bool = False
     published_rules: bool = False
+    first_edition: bool = False  # the 2019 rules: reputation instead of sudden death (R5-R7)
 
     @property
     def kingdoms(self) -> int:
@@ -40,8 +42,9 @@ class TourConfig:
 
     @property
     def perfect_score(self) -> int:
-        """Every kingdom pledged and every supporter unused: 16, or 8 on the short tour."""
-        return 2 * self.kingdoms
+        """Every kingdom pledged and every supporter unused: 16, or 8 on the short tour; in
+        the first edition every kingdom completed (R7)."""
+        return self.kingdoms if self.first_edition else 2 * self.kingdoms
 
     def target(self, position: int) -> int:
         """Wins needed at kingdom ``position`` (1-based)."""
@@ -65,10 +68,11 @@ class TourState:
     supporters: tuple[Supporter, ...] = ()
     visits: int = 0
     failed: bool = False
+    jacks: frozenset[Suit] = frozenset(Suit)  # face up; only the first edition turns them down for good (R5)
 
     @property
     def visited(self) -> frozenset[int]:
-        """Positions already won."""
+        """Positions already won (in the first edition: completed, R7)."""
         return frozenset(i + 1 for i, ruler in enumerate(self.rulers) if ruler is None)
 
     @property
@@ -93,8 +97,16 @@ class TourState:
 
     @property
     def score(self) -> int:
-        """Kingdoms pledged plus supporters never used (§5)."""
+        """Kingdoms pledged plus supporters never used (§5); first edition: kingdoms
+        completed (R7)."""
+        if self.config.first_edition:
+            return len(self.visited)
         return len(self.visited) + len(self.unused_supporters)
+
+    @property
+    def reputation(self) -> int:
+        """First edition (R5): the face-up Jacks and supporters."""
+        return len(self.jacks) + len(self.unused_supporters)
 
 
 def new_tour(rulers: tuple[Ruler, ...] | list[Ruler], config: TourConfig = TourConfig()) -> TourState:
@@ -130,13 +142,35 @@ def start_visit(tour: TourState, hand: CardSet, position: int) -> VisitState:
         tour.rulers,
         supporters=tour.unused_supporters,
         published_rules=tour.config.published_rules,
+        jacks=tour.jacks if tour.config.first_edition else frozenset(Suit),
+        first_edition=tour.config.first_edition,
     )
 
 
-def finish_visit(tour: TourState, visit: VisitState) -> TourState:
-    """Record an ended visit: supporters spent, the kingdom won or the tour lost (§2.6)."""
+def miss(visit: VisitState) -> int:
+    """How far the visit ended from its target."""
+    return abs(visit.wins - visit.target)
+
+
+def turn_down_choices(tour: TourState, visit: VisitState) -> list[tuple]:
+    """First edition (R7): the sets of face-up cards that can pay for a miss by m, each a
+    tuple of Jack suits and supporter rulers; empty when the tour ends instead (m or fewer
+    face up) or nothing is owed."""
+    owed = miss(visit)
+    face_up: list = sorted(visit.jacks) + sorted(visit.supporters, key=lambda r: (r.suit, r.kind))
+    if owed == 0 or len(face_up) <= owed:
+        return []
+    return [tuple(pick) for pick in combinations(face_up, owed)]
+
+
+def finish_visit(tour: TourState, visit: VisitState, turn_down: tuple = ()) -> TourState:
+    """Record an ended visit: supporters spent, the kingdom won or the tour lost (§2.6). In
+    the first edition a miss by m with more than m cards face up costs the m cards in
+    ``turn_down`` (one of :func:`turn_down_choices`) and completes the kingdom (R5-R7)."""
     if not visit.over:
         raise IllegalActionError("the visit has not ended")
+    if tour.config.first_edition:
+        return _finish_first_edition(tour, visit, tuple(turn_down))
     spent = list(visit.used_supporters)
     supporters = []
     for supporter in tour.supporters:
@@ -155,6 +189,47 @@ def finish_visit(tour: TourState, visit: VisitState) -> TourState:
         visits=tour.visits + 1,
         failed=not visit.succeeded,
     )
+
+
+def _finish_first_edition(tour: TourState, visit: VisitState, turn_down: tuple) -> TourState:
+    spent = set(visit.used_supporters)
+    jacks = set(visit.jacks)
+    choices = turn_down_choices(tour, visit)
+    if choices:
+        if tuple(turn_down) not in choices:
+            face_up = _names(tuple(sorted(jacks)) + visit.supporters)
+            raise IllegalActionError(
+                f"a miss by {miss(visit)} turns down exactly {miss(visit)} of the face-up "
+                f"cards ({face_up}), each once (R7)"
+            )
+        for card in turn_down:
+            if isinstance(card, Suit):
+                jacks.discard(card)
+            else:
+                spent.add(card)
+    elif turn_down:
+        raise IllegalActionError("nothing is owed: turn no card down")
+    supporters = tuple(
+        replace(s, used=True) if not s.used and s.ruler in spent else s for s in tour.supporters
+    )
+    rulers = list(visit.rulers)
+    ends = miss(visit) > 0 and not choices
+    if not ends:
+        if visit.succeeded:
+            supporters += (Supporter(rulers[visit.position - 1]),)
+        rulers[visit.position - 1] = None  # completed: won, or missed and paid for (R7)
+    return replace(
+        tour,
+        rulers=tuple(rulers),
+        supporters=supporters,
+        visits=tour.visits + 1,
+        failed=ends,
+        jacks=frozenset(jacks),
+    )
+
+
+def _names(cards: tuple) -> str:
+    return " ".join(f"J{c.letter}" if isinstance(c, Suit) else c.ascii() for c in cards)
 
 
 def tour_between_visits(

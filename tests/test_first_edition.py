@@ -1,0 +1,199 @@
+"""The first edition (2019) rules engine: rulings R5-R7 (RULINGS.md §6), one test each part.
+
+The variant's solver, advice and coach come later (issue 7); this is the engine and the
+baseline simulations.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from search.batch import run_batch
+from search.cards import KINGS, QUEENS, Card, CardSet, Suit
+from search.rules import (
+    Answer,
+    Debate,
+    Discard,
+    IllegalActionError,
+    Phase,
+    UseAbility,
+    apply_action,
+    apply_chance,
+    legal_actions,
+)
+from search.tour import (
+    Supporter,
+    TourConfig,
+    finish_visit,
+    new_tour,
+    start_visit,
+    turn_down_choices,
+)
+from tests.test_cli import assert_one_line_error, run_in_process
+
+from .helpers import STANDARD_LAYOUT
+
+C, D, H, S = Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES
+FIRST = TourConfig(first_edition=True)
+HAND = CardSet.parse("AC 2C 3D 4D 5H 6H 7S 8S")
+
+
+def card(text: str) -> Card:
+    return Card.parse(text)
+
+
+def _tour(**changes):
+    from dataclasses import replace
+
+    return replace(new_tour(STANDARD_LAYOUT, FIRST), **changes)
+
+
+def _reveal(state, text: str):
+    return apply_chance(apply_action(state, Debate()), card(text))
+
+
+def _play_out(state, answers: list[tuple[str, str]]):
+    """Debate each (ruler card, answer) in turn."""
+    for ruler_card, answer in answers:
+        state = apply_action(_reveal(state, ruler_card), Answer(card(answer)))
+    return state
+
+
+def test_r5_reputation_is_the_face_up_jacks_and_supporters() -> None:
+    """R5: reputation counts face-up Jacks and unused (face-up) supporters."""
+    tour = _tour(supporters=(Supporter(KINGS[0]), Supporter(QUEENS[1], used=True)), jacks=frozenset({C, H}))
+    assert tour.reputation == 3
+
+
+def test_r5_a_jack_turned_down_stays_down_at_the_next_visit() -> None:
+    """R5: never refreshed. A Jack used in visit 1 is still face down in visit 2 (in the
+    standard game every Jack is face up again, §2.7)."""
+    tour = _tour()
+    position = 2  # QH, target 2
+    state = start_visit(tour, HAND, position)
+    state = apply_action(state, UseAbility(D))  # Commerce: draw 2, discard 2
+    state = apply_chance(apply_chance(state, card("AD")), card("2D"))
+    state = apply_action(state, Discard(CardSet.parse("AD 2D")))
+    assert D not in state.jacks
+    state = _finish_exactly(state)
+    after = finish_visit(tour, state)
+    assert after.jacks == frozenset({C, H, S}) and after.reputation == 3 + 1  # + the new supporter
+    assert start_visit(after, HAND, 1).jacks == frozenset({C, H, S})
+
+
+def _finish_exactly(state):
+    """Win the target's number of debates and lose the rest, with hearts trump (QH)."""
+    plays = [("AH", "5H"), ("2H", "6H"), ("8C", "AC"), ("7C", "2C"), ("8D", "3D"), ("7D", "4D"), ("8H", "7S"), ("4H", "8S")]
+    for ruler_card, answer in plays:
+        if state.over:
+            break
+        state = apply_action(_reveal(state, ruler_card), Answer(card(answer)))
+    assert state.over and state.wins == state.target
+    return state
+
+
+def test_r6_clubs_wins_the_waiting_debate_with_any_legal_card() -> None:
+    """R6 ♣: used while the ruler's card waits; the debate counts as won though the card
+    played (a legal one: follow suit) is lower; the answer still goes to the scoring pile."""
+    state = _reveal(start_visit(_tour(), HAND, 4), "8D")  # QD, trump diamonds
+    assert UseAbility(C) in legal_actions(state)
+    state = apply_action(state, UseAbility(C))
+    assert state.phase is Phase.ANSWER and C not in state.jacks
+    with pytest.raises(IllegalActionError, match="follow suit"):
+        apply_action(state, Answer(card("AC")))
+    state = apply_action(state, Answer(card("3D")))
+    assert state.wins == 1 and card("3D") in state.scoring
+
+
+def test_r6_hearts_loses_the_waiting_debate() -> None:
+    """R6 ♥: the debate counts as lost though the card played would win."""
+    state = apply_action(_reveal(start_visit(_tour(), HAND, 4), "AD"), UseAbility(H))
+    state = apply_action(state, Answer(card("4D")))
+    assert state.wins == 0 and card("4D") in state.discard
+
+
+def test_r6_clubs_and_hearts_only_while_a_ruler_card_waits_and_once_a_debate() -> None:
+    state = start_visit(_tour(), HAND, 4)
+    assert UseAbility(C) not in legal_actions(state) and UseAbility(H) not in legal_actions(state)
+    with pytest.raises(IllegalActionError, match="only while a ruler's card waits"):
+        apply_action(state, UseAbility(C))
+    state = apply_action(_reveal(state, "8D"), UseAbility(C))
+    assert UseAbility(H) not in legal_actions(state)  # settled already
+
+
+def test_r6_diamonds_draws_two_and_discards_two_between_debates() -> None:
+    state = start_visit(_tour(), HAND, 4)
+    state = apply_action(state, UseAbility(D))
+    state = apply_chance(apply_chance(state, card("8C")), card("7C"))
+    assert state.phase is Phase.DISCARD and len(state.hand) == 10
+    state = apply_action(state, Discard(CardSet.parse("AC 2C")))
+    assert len(state.hand) == 8 and D not in state.jacks
+    assert UseAbility(D) not in legal_actions(_reveal(start_visit(_tour(), HAND, 4), "8D"))
+
+
+def test_r6_spades_makes_spades_trump_for_the_rest_of_the_visit() -> None:
+    """R6 ♠: no swap of rulers; spades are trump from now on, and the layout stays."""
+    tour = _tour()
+    state = apply_action(start_visit(tour, HAND, 4), UseAbility(S))
+    assert state.trump is S and state.rulers == tour.rulers and S not in state.jacks
+    state = apply_action(_reveal(state, "8D"), Answer(card("3D")))  # must follow suit: lost
+    state = apply_action(_reveal(state, "8H"), Answer(card("5H")))
+    state = apply_action(_reveal(state, "8C"), Answer(card("AC")))
+    state = apply_action(_reveal(state, "5C"), Answer(card("2C")))
+    state = apply_action(_reveal(state, "7H"), Answer(card("6H")))
+    state = apply_action(_reveal(state, "5D"), Answer(card("4D")))
+    state = apply_action(_reveal(state, "6C"), Answer(card("7S")))  # void in clubs: a spade wins
+    assert state.wins == 1
+    assert UseAbility(S) not in legal_actions(state)  # spades are trump already
+
+
+def test_r6_a_supporter_turns_face_down_when_used() -> None:
+    tour = _tour(supporters=(Supporter(KINGS[1]),), jacks=frozenset())
+    state = apply_action(start_visit(tour, HAND, 4), UseAbility(D, KINGS[1]))
+    assert state.used_supporters == (KINGS[1],)
+
+
+@pytest.mark.parametrize(("face_up", "ends"), [(4, False), (3, False), (2, True)])
+def test_r7_a_miss_by_m_turns_m_cards_down_or_ends_the_tour(face_up: int, ends: bool) -> None:
+    """R7: missing kingdom 2 (QH) by 2 with more than 2 cards face up turns 2 of them down
+    (the player's choice) and completes the kingdom without a supporter; with 2 or fewer
+    face up the tour ends. Score: kingdoms completed."""
+    jacks = frozenset(list(Suit)[:face_up])
+    tour = _tour(jacks=jacks)
+    state = start_visit(tour, HAND, 2)
+    plays = [("AS", "7S"), ("AD", "3D"), ("2D", "4D"), ("AH", "5H"),  # four wins
+             ("7H", "6H"), ("3C", "AC"), ("4C", "2C"), ("8H", "8S")]  # then four losses
+    state = _play_out(state, plays)
+    assert state.over and state.wins == 4  # target 2: a miss by 2
+    choices = turn_down_choices(tour, state)
+    if ends:
+        assert choices == []
+        after = finish_visit(tour, state)
+        assert after.over and after.score == 0
+        return
+    assert len(choices[0]) == 2 and all(len(set(c)) == 2 for c in choices)
+    with pytest.raises(IllegalActionError, match="exactly 2"):
+        finish_visit(tour, state, choices[0][:1])
+    after = finish_visit(tour, state, choices[-1])
+    assert not after.over and after.score == 1 and 2 in after.visited
+    assert after.reputation == face_up - 2 and after.unused_supporters == ()
+
+
+def test_first_edition_simulations_are_deterministic_and_greedy_beats_random() -> None:
+    """simulate --variant first-edition: the same seed gives the same scores; greedy's mean
+    is above random's with the 95% intervals apart."""
+    first = run_batch(["random", "greedy"], 60, 4, FIRST)
+    assert first == run_batch(["random", "greedy"], 60, 4, FIRST)
+    random, greedy = first
+    assert greedy.mean_score[1] > random.mean_score[2]
+    assert len(greedy.scores) == FIRST.perfect_score + 1 == 9
+
+
+def test_simulate_and_deal_take_the_variant(monkeypatch, capsys) -> None:
+    code, out, err = run_in_process(monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "first-edition", "--json"])
+    assert code == 0, err
+    assert '"first_edition": true' in out
+    assert_one_line_error(*run_in_process(monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "2019"]))
+    code, out, err = run_in_process(monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "first-edition", "--policy", "advisor"])
+    assert_one_line_error(code, out, err)
+    assert "standard" in err
