@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
+from search.files import write_atomically
 from search.simulate import SimulationResult
 
 
@@ -34,14 +33,7 @@ def score_histograms(results: list[SimulationResult], path: Path) -> None:
     axes.set_xticks(range(perfect + 1))
     axes.legend()
     figure.tight_layout()
-    fd, temp = tempfile.mkstemp(dir=path.resolve().parent, prefix=f".{path.name}.", suffix=".png")
-    os.close(fd)
     try:
-        figure.savefig(temp, format="png")
-        os.chmod(temp, 0o644)  # mkstemp makes it private; a plot is for sharing
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+        write_atomically(path, lambda stream: figure.savefig(stream, format="png"))
     finally:
         pyplot.close(figure)

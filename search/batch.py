@@ -11,13 +11,12 @@ the batch's parameters; resuming with others is refused.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from .deal import Deal, Stream, derive_seed
+from .files import write_atomically
 from .policies import make_policy
 from .simulate import SimulationResult, play_tour
 from .tour import TourConfig
@@ -133,14 +132,4 @@ def _differences(saved, wanted: dict) -> str:
 def _save(path: Path, params: dict, chunks: dict) -> None:
     """Write the checkpoint whole or not at all."""
     text = json.dumps({"format": FORMAT, "params": params, "chunks": chunks}) + "\n"
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o644)  # mkstemp makes it private
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, lambda stream: stream.write(text.encode()))

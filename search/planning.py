@@ -25,8 +25,6 @@ hand drawn, then the fallback policy of :mod:`search.montecarlo` with the Jacks.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +33,7 @@ import numpy as np
 
 from .cards import CARDS, CardSet, FULL_MASK, Suit
 from .deal import Stream
+from .files import write_atomically
 from .montecarlo import best_answer, best_discard, choose_option
 from .rules import Answer, Debate, Discard, Phase, UseAbility, VisitState
 from .stats import mean_interval
@@ -88,15 +87,7 @@ class PlanningTable:
         arrays = {f"t{t}p{''.join(map(str, p))}": c for (t, p), c in self._chances.items()}
         arrays["hands"] = np.array(self.hands, dtype=np.int64)
         arrays["meta"] = np.array([self.seed, *self.jacks], dtype=np.int64)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".npz")
-        os.close(fd)
-        try:
-            np.savez_compressed(temp, **arrays)
-            os.chmod(temp, 0o644)
-            os.replace(temp, path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        write_atomically(path, lambda stream: np.savez_compressed(stream, **arrays))
 
     def load(self, path: Path) -> bool:
         """Take the chances from a file saved for this very table; False if it is not one."""

@@ -47,8 +47,6 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
-import os
-import tempfile
 import threading
 import time
 from collections import deque
@@ -62,6 +60,7 @@ from typing import IO
 
 import numpy as np
 
+from . import files
 from .cards import FULL_MASK
 from .handclasses import HAND_SIZE, canonical_hands, random_hand, role_preserving_permutations
 from .kingdom import TimeLimitExceeded
@@ -309,20 +308,11 @@ def chunk_path(out: Path, index: int) -> Path:
 
 
 def write_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
-    """Write ``path`` whole or not at all: a temp file beside it, then ``os.replace``."""
+    """Write ``path`` whole or not at all (:func:`search.files.write_atomically`)."""
     try:
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    except OSError as error:
+        files.write_atomically(path, write)
+    except files.CannotCreateError as error:
         raise SweepError(f"cannot write in {path.parent}: {error.strerror}") from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            write(stream)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 def write_json(path: Path, data: dict) -> None:
