@@ -630,6 +630,7 @@ def coach(
     ] = None,
     short: ShortOption = False,
     published_rules: PublishedOption = False,
+    variant: VariantOption = "standard",
     advice: Annotated[
         bool, typer.Option("--advice/--no-advice", help="Show the advice at every decision.")
     ] = True,
@@ -648,13 +649,14 @@ def coach(
     from . import coach as coaching
 
     _check_time_limit(time_limit)
+    first_edition = _check_variant(variant)
     if seed is not None:
         _check_seed(seed)
     console = _console()
     coaching.run(
         Path(session),
         seed,
-        TourConfig(short=short, published_rules=published_rules),
+        TourConfig(short=short, published_rules=published_rules, first_edition=first_edition),
         console,
         console.input,
         advice=advice,

@@ -31,11 +31,19 @@ from search.rules import (
     VisitState,
     legal_actions,
 )
-from search.tour import TourConfig
+from search.tour import TourConfig, turn_down_choices
 
 from . import tables
 from .notation import card_str, cards_str, parse_card, parse_cards, parse_hand, parse_ruler, parse_rulers
-from .session import Session, create, encode_action, load, remove_leftovers, save
+from .session import (
+    Session,
+    create,
+    encode_action,
+    load,
+    remove_leftovers,
+    reputation_text,
+    save,
+)
 
 HELP = (
     "At any prompt: 'help', 'undo' (take back the last step), 'state' (where the tour stands), "
@@ -76,7 +84,9 @@ class Coach:
         if self.path.exists():
             session = load(self.path)
             self.say(f"Resuming {self.path} at step {len(session.events) + 1}.")
+            self._advice_for(session.config)
             return session
+        self._advice_for(config)
         if seed is not None:
             session = Session.new(config, "seeded", seed)
         else:
@@ -91,6 +101,13 @@ class Coach:
                     self.say(f"[red]{' '.join(str(error).split())}[/red]")
         create(self.path, session)
         return session
+
+    def _advice_for(self, config: TourConfig) -> None:
+        """The first edition has no solver yet: its tours are coached without advice."""
+        if config.first_edition and self.advice:
+            self.advice = False
+            self.say("First edition: advice is not available yet (its solver is to come); "
+                     "the coach keeps the game and its record.")
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -144,12 +161,30 @@ class Coach:
             return {"type": "card", "card": parse_card(text).ascii()}
         if phase == "kingdom":
             return self._kingdom_event(session, state)
+        if phase == "turn_down":
+            return self._turn_down_event(session, state)
         return self._decision_event(session, state)
+
+    def _turn_down_event(self, session: Session, state) -> dict:
+        """First edition (R7): the face-up cards that pay for the miss."""
+        visit = state.visit
+        owed = abs(visit.wins - visit.target)
+        choices = turn_down_choices(state.tour, visit)
+        face_up = " ".join(reputation_text(c) for c in dict.fromkeys(c for pick in choices for c in pick))
+        self.say(
+            f"Missed kingdom {visit.position} by {owed}: turn {owed} face-up card(s) down "
+            f"(Jacks as JC, supporters as KH). Face up: {face_up}"
+        )
+        default = " ".join(reputation_text(c) for c in choices[0])
+        text = self.ask(f"Turn down {owed}", default, session)
+        return {"type": "turn_down", "cards": text.replace(",", " ").split()}
 
     def _kingdom_event(self, session: Session, state) -> dict:
         tour, hand = state.tour, state.hand
         suggestion, advice = tour.unvisited[0], None
         self.say(f"Visit {state.visit_number}. Your hand: {cards_str(hand, self.ascii)}")
+        if tour.config.first_edition:
+            self.say(f"Reputation: {tour.reputation} face-up Jacks and supporters.")
         if self.advice:
             result = advise_visit(tour, hand, time_limit=self.time_limit)
             self.console.print(tables.advise_view(result, tour, self.ascii))

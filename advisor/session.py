@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from search.cards import Card, CardSet, Ruler
+from search.cards import Card, CardSet, Ruler, Suit
 from search.deal import Deal, Dealer
 from search.rules import (
     Action,
@@ -50,14 +50,14 @@ from search.rules import (
     apply_action,
     apply_chance,
 )
-from search.tour import TourConfig, TourState, finish_visit, new_tour, start_visit
+from search.tour import TourConfig, TourState, finish_visit, new_tour, start_visit, turn_down_choices
 
 from .notation import NotationError, card_str, parse_card, parse_ruler, parse_suit, ruler_str
 
 FORMAT = "emissary-coach"
-VERSION = 1
+VERSION = 2  # 2: the first edition (config first_edition, turn_down events); reads 1
 MODES = ("physical", "seeded")
-DECISION_EVENTS = ("kingdom", "action")
+DECISION_EVENTS = ("kingdom", "action", "turn_down")
 
 
 class SessionError(ValueError):
@@ -150,9 +150,10 @@ def _check_event(event: Any) -> dict:
         "kingdom": {"position"},
         "action": {"action"},
         "card": {"card"},
+        "turn_down": {"cards"},
     }.get(kind)
     if expected is None:
-        raise SessionError(f"unknown event type {kind!r}: hand, kingdom, action or card")
+        raise SessionError(f"unknown event type {kind!r}: hand, kingdom, action, card or turn_down")
     allowed = expected | {"type"} | ({"advice"} if kind in DECISION_EVENTS else set())
     missing = sorted(expected - event.keys())
     extra = sorted(event.keys() - allowed)
@@ -190,11 +191,14 @@ class Replayed:
 
     @property
     def phase(self) -> str:
-        """What the session waits for: hand, kingdom, decision, card, or over."""
+        """What the session waits for: hand, kingdom, decision, card, turn_down (first
+        edition: cards to pay for a miss, R7), or over."""
         if self.tour.over:
             return "over"
         if self.visit is None:
             return "kingdom" if self.hand is not None else "hand"
+        if self.visit.over:
+            return "turn_down"
         return "card" if self.visit.is_chance else "decision"
 
 
@@ -235,6 +239,12 @@ def _step(setup: _Setup, state: Replayed, event: dict) -> Replayed:
         visit = start_visit(state.tour, state.hand, _position(event["position"]))
         dealer = setup.deal.dealer(number) if setup.deal is not None else None
         return Replayed(state.tour, visit, None, state.last_visit, state.events + 1, dealer)
+    if kind == "turn_down":
+        if phase != "turn_down":
+            raise SessionError(f"no miss is to be paid for now (waiting for: {phase})")
+        paid = tuple(parse_reputation_card(text) for text in _texts(event["cards"]))
+        tour = finish_visit(state.tour, state.visit, paid)
+        return Replayed(tour, last_visit=state.visit, events=state.events + 1)
     dealer = state._dealer
     if kind == "action":
         if phase != "decision":
@@ -256,8 +266,35 @@ def _step(setup: _Setup, state: Replayed, event: dict) -> Replayed:
                 )
         visit = apply_chance(state.visit, card)
     if visit.over:
+        if turn_down_choices(state.tour, visit):  # first edition: the player pays (R7)
+            return Replayed(state.tour, visit, None, state.last_visit, state.events + 1)
         return Replayed(finish_visit(state.tour, visit), last_visit=visit, events=state.events + 1)
     return Replayed(state.tour, visit, None, state.last_visit, state.events + 1, dealer)
+
+
+def parse_reputation_card(text: str) -> Suit | Ruler:
+    """A face-up card paying for a miss (R7): a Jack as ``JC`` or a supporter as ``KH``."""
+    cleaned = text.strip()
+    if len(cleaned) >= 2 and cleaned[0] in "Jj":
+        try:
+            return parse_suit(cleaned[1:])
+        except NotationError as error:
+            raise SessionError(f"{text!r} is not a Jack: {error}") from None
+    try:
+        return parse_ruler(cleaned)
+    except NotationError:
+        raise SessionError(f"{text!r} is neither a Jack (like JC) nor a supporter (like KH)") from None
+
+
+def reputation_text(card: Suit | Ruler) -> str:
+    """``JC`` for a Jack, ``KH`` for a supporter."""
+    return f"J{card.letter}" if isinstance(card, Suit) else card.ascii()
+
+
+def _texts(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SessionError(f"cards must be a list of texts like 'JC' or 'KH', got {value!r}")
+    return value
 
 
 # --- the session ---------------------------------------------------------------
@@ -381,7 +418,11 @@ class Session:
         return {
             "format": self.format,
             "version": self.version,
-            "config": {"short": self.config.short, "published_rules": self.config.published_rules},
+            "config": {
+                "short": self.config.short,
+                "published_rules": self.config.published_rules,
+                "first_edition": self.config.first_edition,
+            },
             "mode": self.mode,
             "seed": self.seed,
             "rulers": list(self.rulers),
@@ -409,11 +450,18 @@ class Session:
             raise SessionError(
                 f"config must give short and published_rules as true/false, got {config!r}"
             )
+        first_edition = config.get("first_edition", False)
+        if not isinstance(first_edition, bool):
+            raise SessionError(f"config first_edition must be true or false, got {first_edition!r}")
         rulers, events = data.get("rulers"), data.get("events")
         if not isinstance(rulers, list) or not isinstance(events, list):
             raise SessionError("rulers and events must be lists")
         session = cls(
-            TourConfig(short=config["short"], published_rules=config["published_rules"]),
+            TourConfig(
+                short=config["short"],
+                published_rules=config["published_rules"],
+                first_edition=first_edition,
+            ),
             data.get("mode"),
             data.get("seed"),
             tuple(rulers),

@@ -157,6 +157,8 @@ def turn_down_choices(tour: TourState, visit: VisitState) -> list[tuple]:
     tuple of Jack suits and supporter rulers; empty when the tour ends instead (m or fewer
     face up) or nothing is owed."""
     owed = miss(visit)
+    if not tour.config.first_edition:
+        return []
     face_up: list = sorted(visit.jacks) + sorted(visit.supporters, key=lambda r: (r.suit, r.kind))
     if owed == 0 or len(face_up) <= owed:
         return []

@@ -26,17 +26,19 @@ def run_coach(args: list[str], lines: list[str], timeout: float = 120) -> subpro
     )
 
 
-def test_seeded_tour_killed_mid_tour_resumes_to_the_same_end(tmp_path: Path):
-    """A kill -9 mid-tour loses nothing: resuming finishes exactly like an uninterrupted run."""
+@pytest.mark.parametrize("variant", ["standard", "first-edition"])
+def test_seeded_tour_killed_mid_tour_resumes_to_the_same_end(tmp_path: Path, variant: str):
+    """A kill -9 mid-tour loses nothing: resuming finishes exactly like an uninterrupted run
+    (in the first edition too, whose misses are paid with face-up cards, R7)."""
     whole = tmp_path / "whole.json"
-    done = run_coach(["--session", str(whole), "--seed", "3", "--no-advice"], [""] * 400)
+    done = run_coach(["--session", str(whole), "--seed", "3", "--no-advice", "--variant", variant], [""] * 400)
     assert done.returncode == 0, done.stderr
     assert "final score" in done.stdout and "Traceback" not in done.stderr
 
     broken = tmp_path / "broken.json"
     env = {**os.environ, "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
     process = subprocess.Popen(
-        COMMAND + ["--session", str(broken), "--seed", "3", "--no-advice"],
+        COMMAND + ["--session", str(broken), "--seed", "3", "--no-advice", "--variant", variant],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, env=env,
     )
     for _ in range(8):  # a few answers, then the stdin pipe stays open: the coach waits mid-tour
@@ -57,6 +59,27 @@ def test_seeded_tour_killed_mid_tour_resumes_to_the_same_end(tmp_path: Path):
     assert "Resuming" in resumed.stdout
     assert load(broken).events == load(whole).events
     assert load(broken).replay().tour == load(whole).replay().tour
+    if variant == "first-edition":
+        assert any(e["type"] == "turn_down" for e in load(whole).events)
+        assert load(whole).config.first_edition
+
+
+def test_first_edition_turn_down_refuses_bad_cards(tmp_path: Path):
+    """R7 at the prompt: a card not face up, too few cards or a non-card is refused in one
+    line and the prompt repeats; then the default pays."""
+    args = ["--seed", "3", "--no-advice", "--variant", "first-edition"]
+    first = tmp_path / "first.json"
+    run_coach(["--session", str(first), *args], [""] * 400)
+    events = load(first).events
+    prompts = [e["type"] for e in events if e["type"] in ("kingdom", "action", "turn_down")]
+    before = prompts.index("turn_down")  # Enter at every prompt before the first payment
+    path = tmp_path / "fe.json"
+    lines = [""] * before + ["KD", "JC JD", "xx", ""] + [""] * 400
+    result = run_coach(["--session", str(path), *args], lines)
+    assert result.returncode == 0 and "Traceback" not in result.stdout + result.stderr
+    assert "turns down exactly 1" in result.stdout and "neither a Jack" in result.stdout
+    paid = [e for e in load(path).events if e["type"] == "turn_down"]
+    assert paid[0]["cards"] == ["JC"]
 
 
 def test_physical_tour_from_typed_cards_with_bad_input_rejected(tmp_path: Path):

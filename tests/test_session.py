@@ -182,7 +182,7 @@ def test_bad_files_raise_one_line_errors(tmp_path: Path, seeded: Session) -> Non
         write(tmp_path / "foreign.json", json.dumps({**good, "format": "other"})), "not an emissary"
     )
     assert_one_line_error(
-        write(tmp_path / "newer.json", json.dumps({**good, "version": 2})), "newer"
+        write(tmp_path / "newer.json", json.dumps({**good, "version": 3})), "newer"
     )
     events = [*good["events"], {"type": "card", "card": "AC"}]
     assert_one_line_error(
