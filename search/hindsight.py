@@ -45,11 +45,12 @@ ASSIGN_SECONDS = 10.0
 
 
 def planning_plays(deal: Deal, tour: TourState) -> dict[Play, float]:
-    """The planning chance of every hand of ``deal`` at every unvisited kingdom of ``tour``
+    """The planning chance of every hand of ``deal`` still to come (hand 0 is the next
+    visit's) at every unvisited kingdom of ``tour``, with its rulers as they lie now
     (Politics may bring the suit of any other unvisited ruler)."""
     table = default_table()
     plays = {}
-    for index, hand in enumerate(deal.hands()):
+    for index, hand in enumerate(deal.hands()[tour.visits :]):
         for position in tour.unvisited:
             ruler = tour.rulers[position - 1]
             others = frozenset(
@@ -98,23 +99,30 @@ class HindsightPolicy(AdvisorPolicy):
         self.objective = objective
         self.name = "hindsight" if objective == "score" else "hindsight-perfect"
         self.plan: dict[int, int] = {}
+        self.deal: Deal | None = None
 
     def start_tour(self, deal: Deal) -> None:
-        """Plan the whole tour from the deal's hands."""
-        tour = deal.tour()
-        plays = planning_plays(deal, tour)
+        """Remember the deal: its hands are known from the start."""
+        self.deal = deal
+        self.plan = self.plan_from(deal.tour())
+
+    def plan_from(self, tour: TourState) -> dict[int, int]:
+        """The plan for the hands still to come (0: the next visit) from ``tour`` as it
+        stands: rulers moved by Politics are where they lie now."""
+        plays = planning_plays(self.deal, tour)
+        visits = len(self.deal.hands()) - tour.visits
         if self.objective == "score":
-            self.plan = best_expected_score(plays, len(deal.hands()))
-            return
+            return best_expected_score(plays, visits)
         kingdoms = {p: tour.rulers[p - 1] for p in tour.unvisited}
-        self.plan = assign(deal.hands(), kingdoms, plays, "perfect", time_limit=ASSIGN_SECONDS).kingdoms
+        hands = self.deal.hands()[tour.visits :]
+        return assign(hands, kingdoms, plays, "perfect", time_limit=ASSIGN_SECONDS).kingdoms
 
     def choose_kingdom(self, tour: TourState, hand: CardSet, rng: Stream) -> int:
-        planned = self.plan.get(tour.visits)
-        if planned is None or planned not in tour.unvisited:
-            return super().choose_kingdom(tour, hand, rng)
-        super().choose_kingdom(tour, hand, rng)  # resets the visit's memo
-        return planned
+        """The first kingdom of the plan made again now, for the hands still to come."""
+        self._first, self._solver = True, None  # each visit from a fresh memo
+        if tour.visits:
+            self.plan = self.plan_from(tour)
+        return self.plan[0]
 
 
 def can_hit_target(deal: Deal, visit_number: int, tour: TourState, position: int) -> bool:

@@ -47,9 +47,11 @@ def test_clairvoyant_play_bounds_both_others(seed: int) -> None:
         assert position in result.winnable[number]
 
 
-def test_the_hindsight_plan_gives_each_hand_its_own_kingdom() -> None:
-    """HindsightPolicy.start_tour: one kingdom a visit, all different, from CP-SAT."""
-    policy = HindsightPolicy()
+@pytest.mark.parametrize("objective", ["score", "perfect"])
+def test_the_hindsight_plan_gives_each_hand_its_own_kingdom(objective: str) -> None:
+    """HindsightPolicy.start_tour: one kingdom a visit, all different (the dynamic programme,
+    or CP-SAT for the perfect-tour objective)."""
+    policy = HindsightPolicy(objective=objective)
     policy.start_tour(Deal(9))
     assert sorted(policy.plan) == list(range(8)) and sorted(policy.plan.values()) == list(range(1, 9))
 
