@@ -36,7 +36,6 @@ from .deal import Stream
 from .files import write_atomically
 from .montecarlo import best_answer, best_discard, choose_option
 from .rules import Answer, Debate, Discard, Phase, UseAbility, VisitState
-from .stats import mean_interval
 from .tour import TourState
 
 TABLE_HANDS = 256
@@ -281,11 +280,6 @@ def _jack_state(visit: VisitState) -> tuple:
         )
     )
     return (visit.hand.mask, visit.deck.mask, visit.discard.mask, int(visit.trump), abil, pool if abil[3] else ())
-
-
-def mean_chance(chances: np.ndarray, target: int) -> tuple[float, float, float]:
-    """The mean planning chance of ``target`` wins over the table's hands, with its 95% interval."""
-    return mean_interval(list(chances[:, target]))
 
 
 if __name__ == "__main__":
