@@ -47,9 +47,10 @@ from .session import (
 
 HELP = (
     "At any prompt: 'help', 'undo' (take back the last step), 'state' (where the tour stands), "
-    "'quit' (save and stop). Plays: 'd' or 'debate'; a card such as '7H' to answer; 'H', 'C', 'D' "
-    "for a Jack's ability, 'S 3' for Politics with kingdom 3, add a supporter to use it instead of "
-    "the Jack ('H QH'); two cards such as 'AC 2D' for Commerce's discards. Enter takes the suggestion."
+    "'quit' (save and stop). Plays: 'd' or 'debate'; a card such as '7H' to answer; 'JH', 'JC', 'JD' "
+    "for a Jack's ability ('H', 'C' and 'S' alone work too; 'd' alone is a debate), 'JS 3' for "
+    "Politics with kingdom 3, add a supporter to use it instead of the Jack ('JH QH'); two cards "
+    "such as 'AC 2D' for Commerce's discards. Enter takes the suggestion."
 )
 
 
@@ -295,7 +296,7 @@ def describe(action, ascii: bool = True) -> str:
         return card_str(action.card, ascii=True)
     if isinstance(action, Discard):
         return cards_str(action.cards, ascii=True)
-    text = action.suit.letter
+    text = "J" + action.suit.letter
     if action.target is not None:
         text += f" {action.target}"
     if action.source is not None:
@@ -313,8 +314,9 @@ def parse_play(text: str, visit: VisitState):
         return Discard(CardSet(parse_cards(text)))
     if visit.phase is Phase.ANSWER:
         return Answer(parse_card(words[0]))
-    if len(words[0]) == 1 and words[0].upper() in "HCDS":
-        suit = Suit.from_letter(words[0])
+    ability = words[0].upper()
+    if (len(ability) == 2 and ability[0] == "J" and ability[1] in "HCDS") or ability in ("H", "C", "S"):
+        suit = Suit.from_letter(ability[-1])
         target, source = None, None
         for word in words[1:]:
             if word.isdigit():

@@ -435,7 +435,8 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
                 "ESTIMATES: the exact search ran out of time, so each option's chance comes from "
                 f"Monte Carlo playouts ({chance.playouts} for the best) of a fallback policy after "
                 "it, in equal time for each option; options that draw cards get fewer playouts. "
-                "The 95% CI is shown. Raise --time-limit for exact answers.",
+                "Ranked by the low end of the 95% CI, so few lucky playouts do not come first. "
+                "Raise --time-limit for exact answers.",
                 style="yellow",
             )
         )
@@ -455,7 +456,7 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
         table.add_row(
             Text(move_text(move, tour, ascii), style=style),
             percent_text(move.chance, move.estimate, ascii),
-            "" if move.loss <= 1e-12 else _percent(move.loss),
+            "" if move.loss <= 1e-12 else _percent(move.loss),  # negative: less sure, not worse
             last,
         )
     parts.append(table)

@@ -500,8 +500,9 @@ def rank_moves(
     per kingdom it can swap with; kingdoms whose rulers share a suit give the same chance.
     Commerce's discards are solved exactly whatever ``time_limit``: the Monte Carlo fallback
     does not model a pending discard. Otherwise the exact search gets half of ``time_limit``;
-    past it every option is estimated in the other half (:func:`estimate_options`), and the
-    best estimate stands for the position's chance.
+    past it every option is estimated in the other half (:func:`estimate_options`), ranked by
+    the low end of its interval (:func:`_rank_key`); the first one's estimate stands for the
+    position's chance, and a loss may then be negative (a higher but less certain estimate).
     """
     _check_kingdom(tour, kingdom)
     started = time.perf_counter()
@@ -521,7 +522,7 @@ def rank_moves(
             left = min(left, FORCED_SECONDS)  # one legal answer: nothing to rank
         estimated = estimate_options(position, left)
         ranked = [(option, r.chance, r.interval) for option, r in estimated]
-        best = max(estimated, key=lambda pair: pair[1].chance)[1]
+        best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
         chance, distribution = Chance.of(best), best.distribution
     moves: list[Move] = []
     for option, value, interval in ranked:
@@ -559,4 +560,11 @@ def _swaps(tour: TourState, kingdom: int, suit: Suit) -> list[int]:
 
 
 def _ranked(moves: list[Move]) -> tuple[Move, ...]:
-    return tuple(sorted(moves, key=lambda move: -move.chance))  # stable: ties keep their order
+    """Best first (stable: ties keep their order); see :func:`_rank_key`."""
+    return tuple(sorted(moves, key=lambda move: _rank_key(move.chance, move.interval), reverse=True))
+
+
+def _rank_key(chance: float, interval: tuple[float, float] | None) -> tuple[float, float]:
+    """Exact chances rank by value; estimates by the low end of their 95% interval, then
+    value, so that a lucky handful of playouts does not outrank a well-measured option."""
+    return (chance if interval is None else interval[0], chance)

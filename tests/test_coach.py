@@ -283,3 +283,19 @@ def _fill(text: str, state) -> str:
 
         return next(c for c in CARDS if c not in hand and c != state.visit.waiting).ascii()
     return text
+
+
+def test_a_suggested_ability_typed_back_is_that_ability_not_a_debate():
+    """describe/parse_play round trip at a decision: 'JD' (Commerce) is not 'd' (debate), which
+    the Enter key would once have turned a suggested Commerce into."""
+    from advisor.coach import describe, parse_play
+    from search.cards import KINGS, QUEENS, CardSet, Suit
+    from search.rules import Debate, UseAbility
+    from search.tour import new_tour, start_visit
+
+    tour = new_tour([KINGS[0], QUEENS[1], KINGS[2], KINGS[3], KINGS[1], QUEENS[0], QUEENS[2], QUEENS[3]])
+    visit = start_visit(tour, CardSet.parse("AC 3C 5C 7C 5D 8H 5S 7S"), 3)
+    for action in (UseAbility(Suit.DIAMONDS), UseAbility(Suit.CLUBS), UseAbility(Suit.SPADES, None, 2), Debate()):
+        assert parse_play(describe(action), visit) == action
+    assert parse_play("d", visit) == Debate() and parse_play("JD", visit) == UseAbility(Suit.DIAMONDS)
+    assert parse_play("C", visit) == UseAbility(Suit.CLUBS)
