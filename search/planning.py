@@ -48,6 +48,8 @@ PLANNING_JACKS = (0, 0, 1, 1)  # ♣ ♦ ♥ ♠ uses: Diplomacy and Politics
 
 WIN_POINTS = 2  # a won kingdom: its pledge and its (unspent) supporter
 
+MAX_WINS = 8
+
 
 @dataclass(frozen=True)
 class TourValue:
@@ -72,6 +74,19 @@ class PlanningTable:
         self.seed = seed
         self.hands = [CardSet(Stream(seed, "planning", i).shuffle(CARDS)[:8]).mask for i in range(hands)]
         self._chances: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+
+    @classmethod
+    def from_sweep(cls, lookup, hands: int = TABLE_HANDS, seed: int = 0) -> PlanningTable:
+        """A no-ability table whose chances come from a full sweep
+        (:class:`search.sweeptable.SweepLookup`) instead of the solver: exactly the same
+        values, looked up. Column 0 (no win wanted) is not in a sweep and is NaN."""
+        table = cls(hands, seed, jacks=(0, 0, 0, 0))
+        masks = np.array(table.hands, dtype=np.uint64)
+        for trump in range(4):
+            chances = np.full((hands, MAX_WINS + 1), np.nan)
+            chances[:, lookup.targets] = lookup.chances(masks, trump)
+            table._chances[(trump, ())] = chances
+        return table
 
     def fill(self) -> None:
         """Compute every (trump, Politics pool) the table can be asked for."""
