@@ -1,7 +1,7 @@
 """The first edition (2019) rules engine: rulings R5-R7 (RULINGS.md §6), one test each part.
 
-The variant's solver, advice and coach come later (issue 7); this is the engine and the
-baseline simulations.
+The engine, the baseline simulations and the visit solver (search/firstedition.py); the
+variant's advice and advisor policy come later (issue 7).
 """
 
 from __future__ import annotations
@@ -197,3 +197,82 @@ def test_simulate_and_deal_take_the_variant(monkeypatch, capsys) -> None:
     code, out, err = run_in_process(monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "first-edition", "--policy", "advisor"])
     assert_one_line_error(code, out, err)
     assert "standard" in err
+
+
+# --- the solver (search/firstedition.py) ---------------------------------------------
+
+
+def test_one_card_visit_cost_worked_by_hand() -> None:
+    """5♠ alone, spades trump, target 1, no ability. Of the 31 unseen cards 6♠ 7♠ 8♠ beat it
+    (a miss by 1); the 4 lower spades and the 24 others lose to it. Expected reputation
+    spent = 3/31, P(exact) = 28/31, misses (28/31, 3/31). A ♣ Jack changes nothing: using it
+    on a lost debate costs the 1 that the miss would (ties go to not using it)."""
+    from search.firstedition import FirstEditionSolver
+
+    for jacks in [(0, 0, 0, 0), (1, 0, 0, 0)]:
+        result = FirstEditionSolver().solve(CardSet.parse("5S").mask, 3, jacks, 1)
+        assert result.cost == pytest.approx(3 / 31, abs=1e-12)
+        assert result.chance == pytest.approx(28 / 31, abs=1e-12)
+        assert result.miss == pytest.approx((28 / 31, 3 / 31), abs=1e-12)
+
+
+def test_spades_trump_saves_reputation_when_every_card_would_win() -> None:
+    """8♥ 7♥ 6♥ 5♥ with hearts trump win all four debates whatever turns up (each beats the
+    lower hearts and every non-trump): target 1 misses by 3, cost exactly 3. Making spades
+    trump (cost 1) turns most of those wins into losses, so best play pays far less."""
+    from search.firstedition import FirstEditionSolver
+
+    hand = CardSet.parse("8H 7H 6H 5H").mask
+    plain = FirstEditionSolver().solve(hand, 2, (0, 0, 0, 0), 1)
+    assert plain.cost == pytest.approx(3.0) and plain.miss == pytest.approx((0, 0, 0, 1.0))
+    politics = FirstEditionSolver().solve(hand, 2, (0, 0, 0, 1), 1)
+    assert 1.0 < politics.cost < 2.0 and politics.chance > 0.5
+
+
+def _engine_cost(state, target: int, memo: dict) -> float:
+    """Independent brute force over the rules engine: least expected reputation spent
+    (abilities used plus the final miss), chance nodes by chance_outcomes."""
+    from search.rules import apply_action_unchecked, apply_chance_unchecked, chance_outcomes
+
+    if state.over:
+        return abs(state.wins - target) + len(state.abilities_used)
+    key = (state.hand, state.deck, state.wins, state.waiting, state.phase, state.jacks, state.trump,
+           state.verdict, state.pending_draws, len(state.abilities_used))
+    if key in memo:
+        return memo[key]
+    if state.is_chance:
+        value = sum(float(p) * _engine_cost(apply_chance_unchecked(state, c), target, memo) for c, p in chance_outcomes(state))
+    else:
+        value = min(_engine_cost(apply_action_unchecked(state, a), target, memo) for a in legal_actions(state))
+    memo[key] = value
+    return value
+
+
+@pytest.mark.parametrize(
+    ("hand", "trump", "jacks"),
+    [
+        ("5S AH", S, {C, H}),
+        ("3D 7D", D, {S}),
+        ("8C 2H", H, {C, H, S}),
+        pytest.param("4S 6H 2C", C, {H, S}, marks=pytest.mark.slow),  # 24 s
+        pytest.param("7C 2D", S, {D}, marks=pytest.mark.slow),  # Commerce: 2 min
+    ],
+)
+def test_solver_equals_a_brute_force_over_the_engine(hand: str, trump: Suit, jacks: set) -> None:
+    """The solver's least expected cost equals an independent brute force over the
+    first-edition rules engine for every target, on small hands with every ability."""
+    from dataclasses import replace
+
+    from search.firstedition import FirstEditionSolver
+    from search.rules import new_visit
+
+    cards = CardSet.parse(hand)
+    layout = list(STANDARD_LAYOUT)
+    ruler = next(r for r in layout if r.suit == trump)
+    position = layout.index(ruler) + 1
+    abil = tuple(int(Suit(s) in jacks) for s in range(4))
+    solver = FirstEditionSolver()
+    for target in range(1, 4):
+        start = new_visit(cards, position, target, tuple(layout), jacks=frozenset(jacks), first_edition=True)
+        expected = _engine_cost(replace(start, target=target), target, {})
+        assert solver.solve(cards.mask, int(trump), abil, target).cost == pytest.approx(expected, abs=1e-12)
