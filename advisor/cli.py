@@ -240,6 +240,7 @@ def odds(
             help="Seconds for the exact search, then a Monte Carlo estimate (bounds time and memory).",
         ),
     ] = 20.0,
+    variant: VariantOption = "standard",
     as_json: JsonOption = False,
     ascii: AsciiOption = False,
 ) -> None:
@@ -248,6 +249,9 @@ def odds(
     if not 1 <= target <= 8:
         raise typer.BadParameter(f"{target} is not a kingdom: use 1..8", param_hint="--target")
     _check_time_limit(time_limit)
+    if _check_variant(variant):
+        _first_edition_odds(cards, trump, target, abilities, supporters, time_limit, as_json)
+        return
     position = make_position(
         cards,
         parse_suit(trump),
@@ -262,6 +266,40 @@ def odds(
         _print_json(result.to_json())
         return
     _console().print(tables.odds_view(position, result, ascii))
+
+
+def _first_edition_odds(cards, trump, target, abilities, supporters, time_limit, as_json) -> None:
+    """odds --variant first-edition: the least expected reputation a visit spends (R5-R7)."""
+    import time
+
+    from search.firstedition import FirstEditionSolver
+    from search.kingdom import TimeLimitExceeded
+
+    counts = [0, 0, 0, 0]
+    for suit in [*parse_suits(abilities), *parse_suits(supporters)]:
+        counts[int(suit)] += 1
+    solver = FirstEditionSolver(deadline=time.perf_counter() + time_limit)
+    try:
+        with tables.spinner("solving", enabled=not as_json):
+            result = solver.solve(cards.mask, int(parse_suit(trump)), tuple(counts), target)
+    except TimeLimitExceeded:
+        raise typer.BadParameter(
+            f"the first-edition search passed {time_limit:g} s (it has no estimate yet): "
+            "raise it or give fewer abilities",
+            param_hint="--time-limit",
+        ) from None
+    if as_json:
+        _print_json(
+            {"variant": "first-edition", "expected_cost": result.cost, "chance": result.chance,
+             "miss": list(result.miss), "states": result.states, "seconds": round(result.seconds, 3)}
+        )
+        return
+    misses = ", ".join(f"{m}: {100 * p:.2f}%" for m, p in enumerate(result.miss) if p > 0)
+    _console().print(
+        f"Hand {cards.ascii()}  trump {parse_suit(trump).letter}  target {target}  (first edition)\n"
+        f"Expected reputation spent {result.cost:.4f} (abilities used plus the miss), "
+        f"chance of exactly {target}: {100 * result.chance:.2f}%\nMiss by: {misses}"
+    )
 
 
 # --- advise and move: a tour under way ------------------------------------------------------

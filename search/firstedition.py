@@ -21,10 +21,11 @@ hands of eight cards take long (see README *First edition*).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from math import comb
 
-from .kingdom import _bits, _draw_combinations
+from .kingdom import TimeLimitExceeded, _bits, _draw_combinations
 from .suitpatterns import signature
 
 OFFSET = 8
@@ -59,14 +60,18 @@ class VisitCost:
     chance: float  # P(wins == target) under that policy
     miss: tuple[float, ...]  # P(miss == m), m = 0, 1, ...
     states: int
+    seconds: float = 0.0
 
 
 class FirstEditionSolver:
     """Expectimax (minimising expected cost) over a first-edition visit, memoised."""
 
-    def __init__(self) -> None:
+    def __init__(self, deadline: float | None = None) -> None:
+        """``deadline``: a ``time.perf_counter`` time past which the search raises
+        :class:`~search.kingdom.TimeLimitExceeded`."""
         self.memo: dict = {}
         self.miss_memo: dict = {}
+        self.deadline = deadline
 
     def _key(self, hand: int, deck: int, trump: int, abil: tuple) -> tuple:
         """Each suit's interleaving of hand and deck; suits of one role sorted (trump; spades
@@ -90,6 +95,8 @@ class FirstEditionSolver:
         known = self.memo.get(key)
         if known is not None:
             return known
+        if self.deadline is not None and len(self.memo) % 64 == 0 and time.perf_counter() > self.deadline:
+            raise TimeLimitExceeded
         best = None
         for _, value in self.options(hand, deck, trump, abil):
             best = value if best is None else tuple(map(min, best, value))
@@ -152,10 +159,12 @@ class FirstEditionSolver:
 
     def solve(self, hand: int, trump: int, abil: tuple, target: int) -> VisitCost:
         """A visit's start: 8 (or fewer) cards, everything else unseen."""
+        started = time.perf_counter()
         deck = ((1 << 32) - 1) & ~hand
         cost = self.value(hand, deck, trump, abil)[target + OFFSET]
         miss = self._miss(hand, deck, trump, abil, target)
-        return VisitCost(cost, miss[0] if miss else 0.0, tuple(miss), len(self.memo))
+        seconds = time.perf_counter() - started
+        return VisitCost(cost, miss[0] if miss else 0.0, tuple(miss), len(self.memo), seconds)
 
     def _miss(self, hand: int, deck: int, trump: int, abil: tuple, need: int) -> list[float]:
         """P(final |miss| = m) when the cost-minimising policy for ``need`` is played."""

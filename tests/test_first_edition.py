@@ -276,3 +276,21 @@ def test_solver_equals_a_brute_force_over_the_engine(hand: str, trump: Suit, jac
         start = new_visit(cards, position, target, tuple(layout), jacks=frozenset(jacks), first_edition=True)
         expected = _engine_cost(replace(start, target=target), target, {})
         assert solver.solve(cards.mask, int(trump), abil, target).cost == pytest.approx(expected, abs=1e-12)
+
+
+def test_odds_first_edition_reports_cost_chance_and_misses(monkeypatch, capsys) -> None:
+    """odds --variant first-edition --json: the worked one-card case, and a one-line error
+    past the time limit (no estimate exists for this variant yet)."""
+    import json
+
+    args = ["odds", "5S", "--trump", "S", "--target", "1", "--abilities", "C", "--variant", "first-edition"]
+    code, out, err = run_in_process(monkeypatch, capsys, [*args, "--json"])
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["expected_cost"] == pytest.approx(3 / 31) and data["chance"] == pytest.approx(28 / 31)
+    assert data["miss"] == pytest.approx([28 / 31, 3 / 31])
+    slow = ["odds", "AC 6C 3H 8H 2D 5D 4S 7S", "--trump", "C", "--target", "4", "--abilities", "D",
+            "--variant", "first-edition", "--time-limit", "0.01"]
+    code, out, err = run_in_process(monkeypatch, capsys, slow)
+    assert_one_line_error(code, out, err)
+    assert "time-limit" in err
