@@ -32,13 +32,13 @@ from __future__ import annotations
 import copy
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from search.cards import Card, CardSet, Ruler, Suit
 from search.deal import Deal, Dealer
+from search.files import fsync_directory, write_atomically, write_temp
 from search.rules import (
     Action,
     Answer,
@@ -475,44 +475,14 @@ class Session:
 # --- files ---------------------------------------------------------------------
 
 
-def _fsync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # e.g. Windows cannot open a directory
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_temp(session: Session, path: Path) -> Path:
-    """The session written and fsynced to a new temp file next to ``path``."""
-    text = json.dumps(session.to_json(), indent=1, ensure_ascii=True) + "\n"
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-    except BaseException:
-        os.unlink(temp)
-        raise
-    return Path(temp)
+def _session_bytes(session: Session) -> bytes:
+    return (json.dumps(session.to_json(), indent=1, ensure_ascii=True) + "\n").encode("ascii")
 
 
 def save(session: Session, path: str | os.PathLike) -> None:
     """Write ``session`` atomically: the file holds the old session or the new, never a mix."""
-    path = Path(path)
-    temp = _write_temp(session, path)
-    try:
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    _fsync_directory(path.parent)
+    data = _session_bytes(session)
+    write_atomically(Path(path), lambda stream: stream.write(data))
 
 
 def create(path: str | os.PathLike, session: Session) -> None:
@@ -520,14 +490,15 @@ def create(path: str | os.PathLike, session: Session) -> None:
     path = Path(path)
     if path.exists():
         raise SessionError(f"{path}: already exists; choose another file or resume it")
-    temp = _write_temp(session, path)
+    data = _session_bytes(session)
+    temp = write_temp(path, lambda stream: stream.write(data))
     try:
         os.link(temp, path)  # atomic, and fails if the path appeared meanwhile
     except FileExistsError:
         raise SessionError(f"{path}: already exists; choose another file or resume it") from None
     finally:
         temp.unlink(missing_ok=True)
-    _fsync_directory(path.parent)
+    fsync_directory(path.parent)
 
 
 def remove_leftovers(path: str | os.PathLike) -> int:

@@ -13,10 +13,9 @@ class CannotCreateError(OSError):
     """The temp file could not be made: the folder is missing or not writable."""
 
 
-def write_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
-    """Write ``path`` through ``write(stream)``: a reader sees the old file or the new one,
-    never a part; a crash leaves at most a ``.tmp`` file beside it. The file is readable by
-    all (0o644), as an ordinary file would be."""
+def write_temp(path: Path, write: Callable[[IO[bytes]], None]) -> Path:
+    """A new temp file beside ``path`` (``.name.*.tmp``), filled by ``write(stream)``,
+    fsynced and readable by all (0o644, as an ordinary file would be); removed on failure."""
     try:
         handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as error:
@@ -27,7 +26,34 @@ def write_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temp, 0o644)
-        os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+    return Path(temp)
+
+
+def write_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+    """Write ``path`` through ``write(stream)``: a reader sees the old file or the new one,
+    never a part; a crash leaves at most a ``.tmp`` file beside it. The folder is fsynced
+    too, so the rename itself survives a power cut."""
+    temp = write_temp(path, write)
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    fsync_directory(path.parent)
+
+
+def fsync_directory(directory: Path) -> None:
+    """Flush a folder's entries (best effort: some systems cannot open a folder)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
