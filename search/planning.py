@@ -133,9 +133,17 @@ class PlanningTable:
         return known
 
     def chance(self, hand: CardSet, trump: int, suits: frozenset[int]) -> tuple[float, ...]:
-        """The planning chances of one hand (a vector over needs 0..8), from a fresh solver."""
+        """The planning chances of one hand (a vector over needs 0..8)."""
         pool = _pool(suits, trump) if self.jacks[3] else ()
-        return _solve(_fresh_solver(), hand.mask, trump, self.jacks, pool)
+        return _hand_chances(hand.mask, trump, self.jacks, pool)
+
+
+@lru_cache(maxsize=8192)
+def _hand_chances(hand: int, trump: int, jacks: tuple, pool: tuple[int, ...]) -> tuple[float, ...]:
+    """One hand's planning chances from a fresh solver, so the values depend on the
+    arguments alone; cached, since a King and a Queen of one suit, and the same hand
+    planned again at the next visit, ask the same question."""
+    return _solve(_fresh_solver(), hand, trump, jacks, pool)
 
 
 def _fresh_solver():
