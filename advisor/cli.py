@@ -65,7 +65,7 @@ VariantOption = Annotated[
     ),
 ]
 VARIANTS = ("standard", "first-edition")
-STANDARD_ONLY_POLICIES = ("advisor", "hindsight", "hindsight-perfect")
+STANDARD_ONLY_POLICIES = ("hindsight", "hindsight-perfect")
 PublishedOption = Annotated[
     bool,
     typer.Option("--published-rules", help="Allow abilities that do nothing (R4)."),
@@ -161,8 +161,8 @@ def simulate_command(
     first_edition = _check_variant(variant)
     if first_edition and set(names) & set(STANDARD_ONLY_POLICIES):
         raise typer.BadParameter(
-            "the advisor and hindsight policies play the standard rules only (their "
-            "first-edition solver is not written yet)",
+            "the hindsight policies play the standard rules only (they plan with the "
+            "standard solver and the CP-SAT assignment)",
             param_hint="--policy",
         )
     if plot is not None:

@@ -33,7 +33,7 @@ class BatchError(ValueError):
 
 def play_chunk(policy: str, config: TourConfig, seed: int, start: int, stop: int) -> list[int]:
     """Scores of tours ``start .. stop - 1`` of the batch ``seed`` played by ``policy``."""
-    player = make_policy(policy)
+    player = make_policy(policy, config.first_edition)
     scores = []
     for index in range(start, stop):
         deal = Deal(derive_seed(seed, index), config)
@@ -57,9 +57,10 @@ def run_batch(
     chunks are saved there after each one; ``resume`` continues a batch saved there.
     """
     for name in policies:
-        make_policy(name)  # fails early on an unknown name
+        make_policy(name, config.first_edition)  # fails early on an unknown name
     params = {"policies": list(policies), "tours": tours, "seed": seed, "short": config.short,
-              "published_rules": config.published_rules, "chunk": CHUNK_TOURS}
+              "published_rules": config.published_rules,
+              "first_edition": config.first_edition, "chunk": CHUNK_TOURS}
     done = _load(checkpoint, params) if (checkpoint and resume) else {}
     if checkpoint and not resume and checkpoint.exists():
         raise BatchError(f"{checkpoint}: already exists; pass --resume to continue it")

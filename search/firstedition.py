@@ -49,6 +49,7 @@ def _shift(vector: tuple, won: bool) -> tuple:
     return (vector[0] + 1,) + vector[:-1]  # below -8 wins cannot happen; keep the cost finite
 
 
+EPS = 1e-12  # costs closer than this are a tie: the first option in the order above wins
 TERMINAL = tuple(float(abs(n - OFFSET)) for n in range(WIDTH))
 
 
@@ -175,14 +176,14 @@ class FirstEditionSolver:
         if known is not None:
             return known
         options = self.options(hand, deck, trump, abil)
-        label, _ = min(options, key=lambda o: o[1][need + OFFSET])
+        label, _ = _first_best(options, need)
         total: list[float] = []
         if label[0] == "debate":
             size = deck.bit_count()
             for revealed in _bits(deck):
                 rest = deck & ~revealed
                 answers = self.answers(hand, rest, trump, abil, revealed)
-                (kind, answer), _ = min(answers, key=lambda o: o[1][need + OFFSET])
+                (kind, answer), _ = _first_best(answers, need)
                 won = kind == "C" or (kind == "answer" and _wins(revealed, answer, trump))
                 child_abil = _less(abil, CLUBS if kind == "C" else HEARTS) if kind in ("C", "H") else abil
                 _add(total, self._miss(hand & ~answer, rest, trump, child_abil, need - won), 1 / size)
@@ -197,13 +198,18 @@ class FirstEditionSolver:
                 if grown.bit_count() <= 2:
                     _add(total, [0.0] * abs(need) + [1.0], ways / count)
                     continue
-                pair = min(
-                    _pairs(grown),
-                    key=lambda p: self.value(grown & ~p, deck & ~drawn, trump, rest_abil)[need + OFFSET],
-                )
+                discards = [(p, self.value(grown & ~p, deck & ~drawn, trump, rest_abil)) for p in _pairs(grown)]
+                pair, _ = _first_best(discards, need)
                 _add(total, self._miss(grown & ~pair, deck & ~drawn, trump, rest_abil, need), ways / count)
         self.miss_memo[key] = total
         return total
+
+
+def _first_best(options: list[tuple], need: int) -> tuple:
+    """The first (label, vector) whose cost for ``need`` is within ``EPS`` of the least:
+    values computed in another order may differ by rounding, and ties must go the same way."""
+    least = min(vector[need + OFFSET] for _, vector in options)
+    return next(o for o in options if o[1][need + OFFSET] <= least + EPS)
 
 
 def _add(total: list[float], part: list[float], weight: float) -> None:

@@ -124,6 +124,12 @@ def _hindsight_perfect() -> Policy:
     return HindsightPolicy(objective="perfect")
 
 
+def _first_edition_advisor() -> Policy:
+    from .firsteditionplay import FirstEditionAdvisor
+
+    return FirstEditionAdvisor()
+
+
 POLICIES: dict[str, Callable[[], Policy]] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
@@ -133,10 +139,19 @@ POLICIES: dict[str, Callable[[], Policy]] = {
 }
 
 
-def make_policy(name: str) -> Policy:
-    """The policy called ``name``; raises ``ValueError`` listing the known ones."""
+# the first edition (R5-R7) needs its own advisor; the hindsight bounds are standard-only
+FIRST_EDITION_POLICIES: dict[str, Callable[[], Policy]] = {
+    "random": RandomPolicy,
+    "greedy": GreedyPolicy,
+    "advisor": _first_edition_advisor,
+}
+
+
+def make_policy(name: str, first_edition: bool = False) -> Policy:
+    """The policy called ``name`` (for the first edition if asked); raises ``ValueError``
+    listing the known ones."""
     try:
-        factory = POLICIES[name]
+        factory = (FIRST_EDITION_POLICIES if first_edition else POLICIES)[name]
     except KeyError:
         known = ", ".join(sorted(POLICIES))
         raise ValueError(f"unknown policy {name!r}: choose one of {known}") from None

@@ -1,7 +1,7 @@
 """The first edition (2019) rules engine: rulings R5-R7 (RULINGS.md §6), one test each part.
 
-The engine, the baseline simulations and the visit solver (search/firstedition.py); the
-variant's advice and advisor policy come later (issue 7).
+The engine, the baseline simulations, the visit solver (search/firstedition.py and its
+compiled kernel) and the advisor that plays by it (search/firsteditionplay.py).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import pytest
 
 from search.batch import run_batch
 from search.cards import KINGS, QUEENS, Card, CardSet, Suit
+from search.rules import new_visit
 from search.rules import (
     Answer,
     Debate,
@@ -194,7 +195,7 @@ def test_simulate_and_deal_take_the_variant(monkeypatch, capsys) -> None:
     assert code == 0, err
     assert '"first_edition": true' in out
     assert_one_line_error(*run_in_process(monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "2019"]))
-    code, out, err = run_in_process(monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "first-edition", "--policy", "advisor"])
+    code, out, err = run_in_process(monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "first-edition", "--policy", "hindsight"])
     assert_one_line_error(code, out, err)
     assert "standard" in err
 
@@ -259,10 +260,12 @@ def _engine_cost(state, target: int, memo: dict) -> float:
     ],
 )
 def test_solver_equals_a_brute_force_over_the_engine(hand: str, trump: Suit, jacks: set) -> None:
-    """The solver's least expected cost equals an independent brute force over the
-    first-edition rules engine for every target, on small hands with every ability."""
+    """The solver's least expected cost (the reference and the compiled kernel) equals an
+    independent brute force over the first-edition rules engine for every target, on small
+    hands with every ability."""
     from dataclasses import replace
 
+    from search.fastfirstedition import FastFirstEditionSolver
     from search.firstedition import FirstEditionSolver
     from search.rules import new_visit
 
@@ -271,11 +274,12 @@ def test_solver_equals_a_brute_force_over_the_engine(hand: str, trump: Suit, jac
     ruler = next(r for r in layout if r.suit == trump)
     position = layout.index(ruler) + 1
     abil = tuple(int(Suit(s) in jacks) for s in range(4))
-    solver = FirstEditionSolver()
+    solvers = FirstEditionSolver(), FastFirstEditionSolver()
     for target in range(1, 4):
         start = new_visit(cards, position, target, tuple(layout), jacks=frozenset(jacks), first_edition=True)
         expected = _engine_cost(replace(start, target=target), target, {})
-        assert solver.solve(cards.mask, int(trump), abil, target).cost == pytest.approx(expected, abs=1e-12)
+        for solver in solvers:
+            assert solver.solve(cards.mask, int(trump), abil, target).cost == pytest.approx(expected, abs=1e-12)
 
 
 def test_odds_first_edition_reports_cost_chance_and_misses(monkeypatch, capsys) -> None:
@@ -294,3 +298,146 @@ def test_odds_first_edition_reports_cost_chance_and_misses(monkeypatch, capsys) 
     code, out, err = run_in_process(monkeypatch, capsys, slow)
     assert_one_line_error(code, out, err)
     assert "time-limit" in err
+
+
+# --- the compiled kernel (search/fastfirstedition.py) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "trump", "abil"),
+    [
+        ("5S AH", S, (1, 1, 1, 1)),  # every ability, Commerce included
+        ("8D 2D", D, (2, 1, 1, 1)),  # a ♣ Jack and a ♣ supporter
+        ("3C 7H 4S 6D 8D", H, (1, 0, 1, 1)),
+        ("AC 5C 8H 2S 7S 4D", C, (0, 0, 2, 1)),
+        ("6H 7H 3S", S, (0, 1, 0, 2)),  # ♠ while spades are trump: nothing to do
+        ("2C 4C 6C 8C 3H 5H 7S 8S", C, (0, 0, 0, 0)),
+    ],
+)
+def test_kernel_equals_the_reference_for_every_target(hand: str, trump: Suit, abil: tuple) -> None:
+    """The compiled kernel gives the reference's cost, chance and miss distribution for
+    every target (its sums run in another order: equal to rounding)."""
+    from search.fastfirstedition import FastFirstEditionSolver
+    from search.firstedition import FirstEditionSolver
+
+    mask = CardSet.parse(hand).mask
+    fast, reference = FastFirstEditionSolver(), FirstEditionSolver()
+    for target in range(1, 9):
+        got, expected = fast.solve(mask, int(trump), abil, target), reference.solve(mask, int(trump), abil, target)
+        assert got.cost == pytest.approx(expected.cost, abs=1e-12)
+        assert got.chance == pytest.approx(expected.chance, abs=1e-12)
+        assert got.miss == pytest.approx(expected.miss, abs=1e-12)
+    deck = ((1 << 32) - 1) & ~mask
+    assert fast.value(mask, deck, int(trump), abil) == pytest.approx(reference.value(mask, deck, int(trump), abil), abs=1e-12)
+
+
+def test_kernel_memo_grows_and_keeps_its_values() -> None:
+    """A solve far past the first table (4,096 slots) grows it; solving again after that
+    only looks the answer up and gives the same vector."""
+    from search.fastfirstedition import FastFirstEditionSolver
+
+    solver = FastFirstEditionSolver()
+    mask = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S").mask
+    deck = ((1 << 32) - 1) & ~mask
+    first = solver.value(mask, deck, 0, (1, 0, 1, 1))
+    assert solver.states > 4096
+    assert solver.value(mask, deck, 0, (1, 0, 1, 1)) == first
+
+
+def test_kernel_stops_at_its_deadline() -> None:
+    """Past the deadline the kernel unwinds and the solver raises TimeLimitExceeded; the
+    same solver with no deadline then finishes."""
+    import time
+
+    from search.fastfirstedition import FastFirstEditionSolver
+    from search.kingdom import TimeLimitExceeded
+
+    mask = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S").mask
+    solver = FastFirstEditionSolver(deadline=time.perf_counter() + 0.05)
+    with pytest.raises(TimeLimitExceeded):
+        solver.solve(mask, 0, (1, 1, 1, 1), 4)
+    solver.deadline = None
+    assert 0.0 < solver.solve(mask, 0, (0, 0, 1, 0), 4).cost < 4.0
+
+
+# --- the advisor (search/firsteditionplay.py) -------------------------------------------
+
+
+class CheckedAdvisor:
+    """The first-edition advisor, checking that every action it takes is legal."""
+
+    name = "checked"
+
+    def __init__(self) -> None:
+        from search.firsteditionplay import FirstEditionAdvisor
+
+        self.inner = FirstEditionAdvisor()
+        self.actions = 0
+
+    def choose_kingdom(self, tour, hand, rng):
+        position = self.inner.choose_kingdom(tour, hand, rng)
+        assert position in tour.unvisited
+        return position
+
+    def choose_action(self, visit, actions, rng):
+        action = self.inner.choose_action(visit, actions, rng)
+        assert action in legal_actions(visit)
+        self.actions += 1
+        return action
+
+    def choose_turn_down(self, tour, visit, choices, rng):
+        chosen = self.inner.choose_turn_down(tour, visit, choices, rng)
+        assert chosen in choices
+        return chosen
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_advisor_plays_whole_first_edition_tours_legally(seed: int) -> None:
+    """Every kingdom, action and payment the advisor picks is legal, and the tour ends with
+    the first edition's score (kingdoms completed, R7)."""
+    from search.deal import Deal, Stream
+    from search.simulate import play_tour
+
+    for config in (FIRST, TourConfig(short=True, first_edition=True)):
+        player = CheckedAdvisor()
+        tour = play_tour(Deal(seed, config), player, Stream(seed, "policy"))
+        assert tour.over and player.actions > 0
+        assert tour.score == len(tour.visited) <= config.kingdoms
+
+
+def test_ranked_actions_follow_the_solver() -> None:
+    """rank_actions at a visit's start: the debate and ♠ options carry the solver's costs for
+    the target, cheapest first; at a waiting card every legal answer is listed alone and with
+    each face-up ♣/♥, and after ♣ only answers, valued with the debate counted as won."""
+    from search.fastfirstedition import FastFirstEditionSolver
+    from search.firsteditionplay import rank_actions
+    from search.rules import UseAbility, apply_action, apply_chance
+
+    hand = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S")
+    layout = list(STANDARD_LAYOUT)
+    position = 3
+    visit = new_visit(hand, position, 3, tuple(layout), jacks=frozenset({C, H, S}), first_edition=True)
+    solver = FastFirstEditionSolver()
+    ranked = rank_actions(solver, visit)
+    costs = [r.cost for r in ranked]
+    assert costs == sorted(costs)
+    whole = solver.value(hand.mask, visit.deck.mask, int(visit.trump), (1, 0, 1, 1))
+    assert ranked[0].cost == pytest.approx(whole[3 + 8], abs=1e-12)
+    waiting = apply_chance(apply_action(visit, Debate()), Card.parse("5H"))
+    answers = rank_actions(solver, waiting)
+    assert len(answers) == 3 * len(hand.of_suit(H))  # 3♥ 8♥, each alone, with ♣, with ♥
+    assert all(r.then is not None for r in answers if isinstance(r.action, UseAbility))
+    after = apply_action(waiting, UseAbility(C))
+    settled = rank_actions(solver, after)
+    assert {type(r.action) for r in settled} == {Answer}
+    with_clubs = min(r.cost for r in answers if r.action == UseAbility(C))
+    assert min(r.cost for r in settled) + 1 == pytest.approx(with_clubs, abs=1e-12)
+
+
+def test_advisor_keeps_the_abilities_worth_most() -> None:
+    """Paying a miss of 1 with ♣ ♦ ♥ ♠ face up, the advisor turns down ♦ (R7: its choice)."""
+    from search.firsteditionplay import FirstEditionAdvisor
+
+    visit = new_visit(CardSet.parse("AC"), 1, 1, tuple(STANDARD_LAYOUT), jacks=frozenset(Suit), first_edition=True)
+    choices = [(suit,) for suit in sorted(Suit)]
+    assert FirstEditionAdvisor().choose_turn_down(None, visit, choices, None) == (D,)
