@@ -26,7 +26,7 @@ from search.advice import (
     visit_abilities,
     visit_position,
 )
-from search.cards import Card, CardSet
+from search.cards import Card, CardSet, Suit
 from search.deal import Deal
 from search.odds import make_position, solve_kingdom
 from search.policies import POLICIES, make_policy
@@ -65,6 +65,13 @@ VariantOption = Annotated[
     ),
 ]
 VARIANTS = ("standard", "first-edition")
+JacksDownOption = Annotated[
+    str,
+    typer.Option(
+        "--jacks-down",
+        help="First edition: Jacks turned face down in earlier visits, for good (R5), e.g. DS.",
+    ),
+]
 STANDARD_ONLY_POLICIES = ("hindsight", "hindsight-perfect")
 PublishedOption = Annotated[
     bool,
@@ -361,9 +368,15 @@ def _tour_state(
     used_supporters: str,
     short: bool,
     published_rules: bool,
+    first_edition: bool = False,
+    jacks_down: str = "",
 ) -> TourState:
     """The tour from its options: a ruler or '-' per kingdom, with --visited marking more won."""
-    config = TourConfig(short=short, published_rules=published_rules)
+    config = TourConfig(short=short, published_rules=published_rules, first_edition=first_edition)
+    down = frozenset(parse_suits(jacks_down))
+    if down and not first_edition:
+        raise typer.BadParameter("Jacks turn face down for good only in the first edition "
+                                 "(--variant first-edition)", param_hint="--jacks-down")
     layout = parse_layout(rulers, config.kingdoms)
     if visited is not None:
         won = parse_positions(visited, config.kingdoms)
@@ -379,6 +392,7 @@ def _tour_state(
         used=_optional_rulers(used_supporters) or [],
         unused=_optional_rulers(supporters),
         config=config,
+        jacks=frozenset(Suit) - down,
     )
 
 
@@ -473,15 +487,33 @@ def advise(
         ),
     ] = 5.0,
     objective: ObjectiveOption = "score",
+    variant: VariantOption = "standard",
+    jacks_down: JacksDownOption = "",
     as_json: JsonOption = False,
     ascii: AsciiOption = False,
 ) -> None:
-    """Which kingdom to visit: each one's chance with no ability, each Jack, all Jacks, all."""
+    """Which kingdom to visit: each one's chance with no ability, each Jack, all Jacks, all.
+
+    First edition: each kingdom's expected reputation spent, exact-target chance and misses."""
     cards = _visit_hand(hand)
     _check_time_limit(time_limit)
     if objective not in ("score", "perfect"):
         raise typer.BadParameter("choose score or perfect", param_hint="--objective")
-    tour = _tour_state(rulers, visited, supporters, used_supporters, short, published_rules)
+    first_edition = _check_variant(variant)
+    tour = _tour_state(rulers, visited, supporters, used_supporters, short, published_rules,
+                       first_edition, jacks_down)
+    if first_edition:
+        from search.firsteditionplay import advise_first_edition
+
+        from . import firstedition_views
+
+        with tables.spinner("solving", enabled=not as_json):
+            fe_advice = advise_first_edition(tour, cards, time_limit)
+        if as_json:
+            _print_json(firstedition_views.advise_json(fe_advice, tour))
+        else:
+            _console().print(firstedition_views.advise_view(fe_advice, tour, cards, ascii))
+        return
     with tables.advise_progress(tour, ascii, enabled=not as_json) as progress:
         advice = advise_visit(tour, cards, time_limit=time_limit, progress=progress, objective=objective)
     if as_json:
@@ -622,6 +654,12 @@ def move(
     ] = False,
     short: ShortOption = False,
     published_rules: PublishedOption = False,
+    variant: VariantOption = "standard",
+    jacks_down: JacksDownOption = "",
+    verdict: Annotated[
+        str | None,
+        typer.Option("--verdict", help="First edition: ♣ (won) or ♥ (lost) has settled the waiting debate."),
+    ] = None,
     time_limit: TimeLimitOption = None,
     as_json: JsonOption = False,
     ascii: AsciiOption = False,
@@ -631,14 +669,25 @@ def move(
     --rulers: as they lie now, after any Politics swap this visit; trump is the --kingdom's.
 
     --used-supporters: include those used this visit.
+
+    First edition: options ranked by expected reputation spent (♠ used: give S in --jacks-used).
     """
     _check_time_limit(time_limit)
-    tour = _tour_state(rulers, visited, supporters, used_supporters, short, published_rules)
+    first_edition = _check_variant(variant)
+    tour = _tour_state(rulers, visited, supporters, used_supporters, short, published_rules,
+                       first_edition, jacks_down)
     if not 1 <= kingdom <= tour.config.kingdoms:
         raise typer.BadParameter(
             f"{kingdom} is not a kingdom: use 1..{tour.config.kingdoms}", param_hint="--kingdom"
         )
     cards = CardSet(parse_cards(hand))
+    if first_edition:
+        _first_edition_move(tour, kingdom, cards, wins, discard, won_cards, seen, jacks_used,
+                            ruler_card, commerce, verdict, time_limit, as_json, ascii)
+        return
+    if verdict is not None:
+        raise typer.BadParameter("a verdict (♣/♥ settling a debate) exists only in the first edition",
+                                 param_hint="--verdict")
     waiting = parse_card(ruler_card) if ruler_card is not None else None
     if commerce and waiting is not None:
         raise typer.BadParameter(
@@ -656,6 +705,23 @@ def move(
         _print_json(_move_json(advice, tour))
         return
     _console().print(tables.move_view(advice, tour, ascii))
+
+
+def _first_edition_move(tour, kingdom, cards, wins, discard, won_cards, seen, jacks_used,
+                        ruler_card, commerce, verdict, time_limit, as_json, ascii) -> None:
+    from search.firsteditionplay import rank_first_edition
+
+    from . import firstedition_views
+    from .firstedition_cli import visit_from_options
+
+    visit = visit_from_options(tour, kingdom, cards, wins, discard, won_cards, seen, jacks_used,
+                               ruler_card, commerce, verdict)
+    with tables.spinner("solving", enabled=not as_json):
+        ranked, searched = rank_first_edition(visit, time_limit if time_limit is not None else 5.0)
+    if as_json:
+        _print_json(firstedition_views.move_json(ranked, searched, visit))
+    else:
+        _console().print(firstedition_views.move_view(ranked, searched, visit, ascii))
 
 
 @app.command()

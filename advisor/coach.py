@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from search.advice import advise_visit, rank_moves
+from search.firsteditionplay import advise_first_edition, rank_first_edition, turn_down_choice
 from search.cards import CardSet, Suit
 from search.odds import position_from_visit
 from search.rules import (
@@ -33,7 +34,7 @@ from search.rules import (
 )
 from search.tour import TourConfig, turn_down_choices
 
-from . import tables
+from . import firstedition_views, tables
 from .notation import card_str, cards_str, parse_card, parse_cards, parse_hand, parse_ruler, parse_rulers
 from .session import (
     Session,
@@ -85,9 +86,7 @@ class Coach:
         if self.path.exists():
             session = load(self.path)
             self.say(f"Resuming {self.path} at step {len(session.events) + 1}.")
-            self._advice_for(session.config)
             return session
-        self._advice_for(config)
         if seed is not None:
             session = Session.new(config, "seeded", seed)
         else:
@@ -102,13 +101,6 @@ class Coach:
                     self.say(f"[red]{' '.join(str(error).split())}[/red]")
         create(self.path, session)
         return session
-
-    def _advice_for(self, config: TourConfig) -> None:
-        """The first edition has no solver yet: its tours are coached without advice."""
-        if config.first_edition and self.advice:
-            self.advice = False
-            self.say("First edition: advice is not available yet (its solver is to come); "
-                     "the coach keeps the game and its record.")
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -176,7 +168,8 @@ class Coach:
             f"Missed kingdom {visit.position} by {owed}: turn {owed} face-up card(s) down "
             f"(Jacks as JC, supporters as KH). Face up: {face_up}"
         )
-        default = " ".join(reputation_text(c) for c in choices[0])
+        pick = turn_down_choice(visit, choices)
+        default = " ".join(reputation_text(c) for c in pick)
         text = self.ask(f"Turn down {owed}", default, session)
         return {"type": "turn_down", "cards": text.replace(",", " ").split()}
 
@@ -186,7 +179,14 @@ class Coach:
         self.say(f"Visit {state.visit_number}. Your hand: {cards_str(hand, self.ascii)}")
         if tour.config.first_edition:
             self.say(f"Reputation: {tour.reputation} face-up Jacks and supporters.")
-        if self.advice:
+        if self.advice and tour.config.first_edition:
+            result = advise_first_edition(tour, hand, self.time_limit)
+            self.console.print(firstedition_views.advise_view(result, tour, hand, self.ascii))
+            suggestion = result.recommended
+            later = len(tour.unvisited) - 1
+            costs = {k.position: k.net_loss(tour.reputation, later) for k in result.kingdoms.values()}
+            advice = {"best": suggestion, "costs": {str(p): c for p, c in costs.items()}}
+        elif self.advice:
             result = advise_visit(tour, hand, time_limit=self.time_limit)
             self.console.print(tables.advise_view(result, tour, self.ascii))
             suggestion = result.recommended.position
@@ -199,7 +199,8 @@ class Coach:
             raise ValueError(f"{text!r} is not a kingdom number") from None
         event = {"type": "kingdom", "position": position}
         if advice is not None:
-            advice["played"] = advice["chances"].get(str(position))
+            measure = "costs" if "costs" in advice else "chances"
+            advice["played"] = advice[measure].get(str(position))
             event["advice"] = advice
         return event
 
@@ -208,6 +209,8 @@ class Coach:
         legal = legal_actions(visit)
         suggestion = _default_play(visit, legal)
         moves = None
+        if self.advice and visit.first_edition:
+            return self._first_edition_decision(session, visit, suggestion)
         if self.advice:
             jacks_used = [s for s in Suit if s not in visit.jacks]
             moves = rank_moves(
@@ -228,6 +231,21 @@ class Coach:
             best = moves.moves[0]
             played = next((m.chance for m in moves.moves if _action_of(m, visit) == action), None)
             event["advice"] = {"best": describe(_action_of(best, visit), True), "chance": best.chance, "played": played}
+        return event
+
+    def _first_edition_decision(self, session: Session, visit: VisitState, suggestion) -> dict:
+        """A decision advised by expected reputation spent (R5-R7)."""
+        ranked, searched = rank_first_edition(visit, self.time_limit)
+        self.console.print(firstedition_views.move_view(ranked, searched, visit, self.ascii))
+        if ranked:
+            suggestion = ranked[0].action
+        self.say(f"Hand: {cards_str(visit.hand, self.ascii)}   wins {visit.wins} of {visit.target}")
+        text = self.ask("Your play", describe(suggestion, self.ascii), session)
+        action = parse_play(text, visit)
+        event = {"type": "action", "action": encode_action(action)}
+        if ranked:
+            played = next((r.cost for r in ranked if r.action == action), None)
+            event["advice"] = {"best": describe(ranked[0].action, True), "cost": ranked[0].cost, "played": played}
         return event
 
     # --- prompts ---------------------------------------------------------------------
@@ -342,7 +360,8 @@ def state_text(session: Session, ascii: bool) -> str:
 
 
 def review_view(session: Session, ascii: bool = False) -> Table:
-    """Each advised decision: the advice, what was played, the chance it cost; then the score."""
+    """Each advised decision: the advice, what was played, the chance it cost (first edition:
+    the expected reputation it spent beyond the best); then the score."""
     state = session.replay()
     table = Table(title=f"Review: final score {state.tour.score}", title_justify="left")
     table.add_column("step", justify="right")
@@ -355,10 +374,16 @@ def review_view(session: Session, ascii: bool = False) -> Table:
             continue
         if event["type"] == "kingdom":
             best, played = f"kingdom {advice['best']}", f"kingdom {event['position']}"
-            cost = _cost(advice["chances"].get(str(advice["best"])), advice.get("played"))
+            if "costs" in advice:
+                cost = _extra_reputation(advice["costs"].get(str(advice["best"])), advice.get("played"))
+            else:
+                cost = _cost(advice["chances"].get(str(advice["best"])), advice.get("played"))
         else:
             best, played = advice["best"], _played_text(event["action"])
-            cost = _cost(advice.get("chance"), advice.get("played"))
+            if "cost" in advice:
+                cost = _extra_reputation(advice["cost"], advice.get("played"))
+            else:
+                cost = _cost(advice.get("chance"), advice.get("played"))
         table.add_row(str(index), best, played, cost)
     return table
 
@@ -368,6 +393,14 @@ def _cost(best, played) -> str:
         return "?"
     loss = best - played
     return "" if loss <= 1e-12 else f"{100 * loss:.2f}%"
+
+
+def _extra_reputation(best, played) -> str:
+    """First edition: the expected reputation a choice spends beyond the best one."""
+    if best is None or played is None:
+        return "?"
+    extra = played - best
+    return "" if extra <= 1e-12 else f"+{extra:.3f} rep"
 
 
 def _played_text(action: dict) -> str:

@@ -14,12 +14,14 @@ the miss ends the tour (R7).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 
 from .cards import CARDS, CardSet, Suit
 from .deal import Stream
 from .fastfirstedition import FastFirstEditionSolver
 from .firstedition import OFFSET, _shift
+from .kingdom import TimeLimitExceeded
 from .rules import Action, Answer, Debate, Discard, Phase, UseAbility, VisitState
 from .tour import TourState
 
@@ -108,6 +110,7 @@ class KingdomCost:
     cost: float  # expected reputation spent (abilities and miss)
     chance: float  # P(exact target) under the least-cost play
     miss: tuple[float, ...]  # P(miss = m)
+    commerce: bool = True  # False: ♦ was face up but not searched (cost is then an upper bound)
 
     def ending(self, reputation: int) -> float:
         """P(the miss is at least ``reputation``): a miss the face-up cards cannot pay (R7)."""
@@ -130,6 +133,61 @@ def kingdom_costs(solver: FastFirstEditionSolver, tour: TourState, hand: CardSet
         result = solver.solve(hand.mask, trump, abil, target)
         costs[position] = KingdomCost(position, result.cost, result.chance, result.miss)
     return costs
+
+
+@dataclass(frozen=True)
+class FirstEditionAdvice:
+    """The kingdom table of ``advise --variant first-edition``."""
+
+    kingdoms: dict[int, KingdomCost]
+    recommended: int
+    reputation: int
+    seconds: float
+
+    @property
+    def exact(self) -> bool:
+        """Whether every cost searched every face-up ability (♦ included)."""
+        return all(k.commerce for k in self.kingdoms.values())
+
+
+def advise_first_edition(tour: TourState, hand: CardSet, time_limit: float | None = 5.0) -> FirstEditionAdvice:
+    """Each unvisited kingdom's expected cost, chance and misses; the least net loss first.
+
+    Every kingdom is solved without Commerce first (milliseconds); then, while the time limit
+    lasts, the trumps are solved again with ♦ in play. A kingdom whose ♦ search did not
+    finish keeps the first figures, flagged: they are an upper bound on the least cost.
+    """
+    started = time.perf_counter()
+    solver = FastFirstEditionSolver()
+    costs = kingdom_costs(solver, tour, hand, commerce=False)
+    if ability_counts(tour.jacks, tour.unused_supporters)[int(Suit.DIAMONDS)]:
+        costs = {p: replace(k, commerce=False) for p, k in costs.items()}
+        deadline = None if time_limit is None else started + time_limit
+        full = FastFirstEditionSolver(deadline=deadline)
+        for trump in dict.fromkeys(tour.rulers[p - 1].suit for p in tour.unvisited):
+            group = [p for p in tour.unvisited if tour.rulers[p - 1].suit is trump]
+            try:
+                for position in group:
+                    result = full.solve(hand.mask, int(trump), ability_counts(tour.jacks, tour.unused_supporters),
+                                        tour.config.target(position))
+                    costs[position] = KingdomCost(position, result.cost, result.chance, result.miss)
+            except TimeLimitExceeded:
+                break
+    later = len(tour.unvisited) - 1
+    best = min(tour.unvisited, key=lambda p: (costs[p].net_loss(tour.reputation, later), p))
+    return FirstEditionAdvice(costs, best, tour.reputation, time.perf_counter() - started)
+
+
+def rank_first_edition(visit: VisitState, time_limit: float | None = 5.0) -> tuple[list[RankedAction], bool]:
+    """Every legal action ranked by expected cost, and whether ♦ was searched: with a
+    face-up ♦ the search tries it within ``time_limit`` and ranks without it past that
+    (the costs are then upper bounds, and Commerce itself is not listed)."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    try:
+        return rank_actions(FastFirstEditionSolver(deadline=deadline), visit), True
+    except TimeLimitExceeded:
+        ranked = rank_actions(FastFirstEditionSolver(), visit, commerce=False)
+        return ranked, False
 
 
 class FirstEditionAdvisor:
@@ -155,14 +213,18 @@ class FirstEditionAdvisor:
         return best.action
 
     def choose_turn_down(self, tour: TourState, visit: VisitState, choices: list, rng: Stream) -> tuple:
-        """Keep the abilities worth most: ♣ and ♥ steer wins, ♠ less, ♦ least; a second
-        card of a suit is worth less than the first."""
-        face_up = [*visit.jacks, *(r.suit for r in visit.supporters)]
+        return turn_down_choice(visit, choices)
 
-        def kept_worth(choice: tuple) -> float:
-            left = list(face_up)
-            for card in choice:
-                left.remove(card if isinstance(card, Suit) else card.suit)
-            return sum(TURN_DOWN_WORTH[s] + SPARE_WORTH * (left.count(s) - 1) for s in set(left))
 
-        return max(choices, key=kept_worth)
+def turn_down_choice(visit: VisitState, choices: list) -> tuple:
+    """The cards to pay a miss with (R7), keeping the abilities worth most: ♣ and ♥ steer
+    wins, ♠ less, ♦ least; a second card of a suit is worth less than the first."""
+    face_up = [*visit.jacks, *(r.suit for r in visit.supporters)]
+
+    def kept_worth(choice: tuple) -> float:
+        left = list(face_up)
+        for card in choice:
+            left.remove(card if isinstance(card, Suit) else card.suit)
+        return sum(TURN_DOWN_WORTH[s] + SPARE_WORTH * (left.count(s) - 1) for s in set(left))
+
+    return max(choices, key=kept_worth)

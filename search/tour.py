@@ -239,12 +239,15 @@ def tour_between_visits(
     used: tuple[Ruler, ...] | list[Ruler] = (),
     unused: tuple[Ruler, ...] | list[Ruler] | None = None,
     config: TourConfig = TourConfig(),
+    jacks: frozenset[Suit] = frozenset(Suit),
 ) -> TourState:
     """A tour under way from the rulers lying on the kingdoms now (None where won); checked.
 
     A ruler leaves its kingdom only when won, and then becomes a supporter, so the won
     rulers are exactly those lying on no kingdom (§2.6). ``used`` names the supporters
-    whose ability is spent; ``unused``, if given, must name all the others.
+    whose ability is spent; ``unused``, if given, must name all the others. In the first
+    edition a kingdom missed and paid for is completed without a supporter (R7), so there
+    the won rulers named in neither list are such kingdoms; ``jacks`` are the face-up Jacks.
     """
     layout = tuple(layout)
     if len(layout) != config.kingdoms:
@@ -275,6 +278,8 @@ def tour_between_visits(
             )
     if len(set(used)) != len(used) or len(set(unused)) != len(unused):
         raise IllegalActionError("each supporter can be listed once")
+    if config.first_edition and unused_given:
+        won = [r for r in won if r in used or r in unused]
     if unused_given:
         missing = [r for r in won if r not in used and r not in unused]
         if missing:
@@ -283,4 +288,6 @@ def tour_between_visits(
                 "it is a supporter, used or unused"
             )
     supporters = tuple(Supporter(r, used=r in used) for r in won)
-    return TourState(config=config, rulers=layout, supporters=supporters, visits=len(won))
+    visits = config.kingdoms - len(lying)
+    return TourState(config=config, rulers=layout, supporters=supporters, visits=visits,
+                     jacks=jacks if config.first_edition else frozenset(Suit))

@@ -66,7 +66,8 @@ def test_seeded_tour_killed_mid_tour_resumes_to_the_same_end(tmp_path: Path, var
 
 def test_first_edition_turn_down_refuses_bad_cards(tmp_path: Path):
     """R7 at the prompt: a card not face up, too few cards or a non-card is refused in one
-    line and the prompt repeats; then the default pays."""
+    line and the prompt repeats; then the default pays: the advisor's pick, ♦ first (its
+    ability is worth least)."""
     args = ["--seed", "3", "--no-advice", "--variant", "first-edition"]
     first = tmp_path / "first.json"
     run_coach(["--session", str(first), *args], [""] * 400)
@@ -79,7 +80,25 @@ def test_first_edition_turn_down_refuses_bad_cards(tmp_path: Path):
     assert result.returncode == 0 and "Traceback" not in result.stdout + result.stderr
     assert "turns down exactly 1" in result.stdout and "neither a Jack" in result.stdout
     paid = [e for e in load(path).events if e["type"] == "turn_down"]
-    assert paid[0]["cards"] == ["JC"]
+    assert paid[0]["cards"] == ["JD"]
+
+
+def test_first_edition_tour_coached_with_advice(tmp_path: Path):
+    """The coach advises a whole first-edition tour by expected reputation: a kingdom table
+    (cost, hit, misses) at each visit and a ranked list at each decision; Enter follows the
+    advice to the end, and the review prices each choice in reputation."""
+    path = tmp_path / "advised.json"
+    args = ["--session", str(path), "--seed", "5", "--variant", "first-edition", "--time-limit", "0.2"]
+    result = run_coach(args, [""] * 400, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "first edition" in result.stdout and "expected cost" in result.stdout and "net" in result.stdout
+    assert "final score" in result.stdout
+    events = load(path).events
+    kingdoms = [e for e in events if e["type"] == "kingdom"]
+    assert kingdoms and all(e["advice"]["best"] == e["position"] for e in kingdoms)
+    actions = [e for e in events if e["type"] == "action"]
+    assert actions and all(e["advice"]["played"] == pytest.approx(e["advice"]["cost"]) for e in actions)
 
 
 def test_physical_tour_from_typed_cards_with_bad_input_rejected(tmp_path: Path):

@@ -441,3 +441,83 @@ def test_advisor_keeps_the_abilities_worth_most() -> None:
     visit = new_visit(CardSet.parse("AC"), 1, 1, tuple(STANDARD_LAYOUT), jacks=frozenset(Suit), first_edition=True)
     choices = [(suit,) for suit in sorted(Suit)]
     assert FirstEditionAdvisor().choose_turn_down(None, visit, choices, None) == (D,)
+
+
+# --- advise and move --variant first-edition -------------------------------------------
+
+FE_HAND = "AC 8C 7D 8D 4S 6S 7S 8S"
+FE_RULERS = "- QH QS - KD KC KH QC"  # kingdoms 1 and 4 completed; K♠ won (Q♦'s kingdom was paid for)
+
+
+def test_advise_first_edition_lists_each_kingdoms_cost_and_recommends_the_least_net_loss(monkeypatch, capsys) -> None:
+    """advise --variant first-edition --json: every unvisited kingdom with the solver's
+    expected cost, hit chance and misses for its trump, target and the face-up cards (J♣ J♥
+    J♠ and the K♠ supporter; J♦ down); the recommendation has the least net loss."""
+    import json
+
+    from search.fastfirstedition import FastFirstEditionSolver
+
+    args = ["advise", FE_HAND, "--rulers", FE_RULERS, "--supporters", "KS", "--jacks-down", "D",
+            "--variant", "first-edition", "--json"]
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["reputation"] == 4
+    rows = {row["position"]: row for row in data["kingdoms"]}
+    assert sorted(rows) == [2, 3, 5, 6, 7, 8]
+    suits = {2: H, 3: S, 5: D, 6: C, 7: H, 8: C}
+    solver = FastFirstEditionSolver()
+    for position, row in rows.items():
+        expected = solver.solve(CardSet.parse(FE_HAND).mask, int(suits[position]), (1, 0, 1, 2), position)
+        assert row["expected_cost"] == pytest.approx(expected.cost, abs=1e-12)
+        assert row["chance"] == pytest.approx(expected.chance, abs=1e-12)
+        assert row["miss"] == pytest.approx(list(expected.miss), abs=1e-12)
+        assert row["commerce_searched"]
+    assert data["recommendation"] == min(rows, key=lambda p: (rows[p]["net_loss"], p))
+
+
+def test_advise_first_edition_without_time_for_commerce_flags_upper_bounds(monkeypatch, capsys) -> None:
+    """With J♦ face up and no time to search Commerce, the costs are those without ♦
+    (upper bounds) and say so; --jacks-down in the standard game is refused in one line."""
+    args = ["advise", FE_HAND, "--rulers", FE_RULERS, "--supporters", "KS", "--variant", "first-edition",
+            "--time-limit", "0.001", "--ascii"]
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert code == 0, err
+    assert "†" in out and "upper bound" in out
+    assert_one_line_error(*run_in_process(monkeypatch, capsys, ["advise", FE_HAND, "--rulers", FE_RULERS, "--jacks-down", "D"]))
+
+
+def test_move_first_edition_ranks_answers_with_and_without_abilities(monkeypatch, capsys) -> None:
+    """move --variant first-edition with 5♦ waiting: each legal answer (7♦ only) alone, with ♣
+    and with ♥, cheapest first, costs from the solver; after ♣ (--verdict won) only the answer."""
+    import json
+
+    base = ["move", "--variant", "first-edition", "--kingdom", "5", "--hand", "AC 8C 7D 4S 6S 7S 8S",
+            "--rulers", FE_RULERS, "--supporters", "KS", "--jacks-down", "D", "--won-cards", "8D",
+            "--ruler-card", "5D", "--json"]
+    code, out, err = run_in_process(monkeypatch, capsys, base)
+    assert code == 0, err
+    data = json.loads(out)
+    assert [o["option"] for o in data["options"]][0] == "7D"
+    assert {o.get("then") for o in data["options"]} == {None, "7D"}
+    costs = [o["expected_cost"] for o in data["options"]]
+    assert costs == sorted(costs) and len(costs) == 3
+    code, out, err = run_in_process(monkeypatch, capsys, [*base, "--jacks-used", "C", "--verdict", "won"])
+    assert code == 0, err
+    settled = json.loads(out)["options"]
+    assert [o["option"] for o in settled] == ["7D"]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--verdict", "maybe"],
+        ["--discard", "7D"],  # in the hand
+        ["--jacks-used", "D"],  # turned down before this visit
+        ["--seen", "2H", "--wins", "2"],
+    ],
+)
+def test_move_first_edition_refuses_bad_positions_in_one_line(monkeypatch, capsys, extra: list) -> None:
+    args = ["move", "--variant", "first-edition", "--kingdom", "5", "--hand", "AC 8C 7D 4S",
+            "--rulers", FE_RULERS, "--jacks-down", "D", "--ruler-card", "5D", *extra]
+    assert_one_line_error(*run_in_process(monkeypatch, capsys, args))
