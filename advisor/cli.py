@@ -26,7 +26,7 @@ from search.advice import (
     visit_abilities,
     visit_position,
 )
-from search.cards import Card, CardSet, Suit
+from search.cards import FULL_MASK, Card, CardSet, Suit
 from search.deal import Deal
 from search.odds import make_position, solve_kingdom
 from search.policies import POLICIES, make_policy
@@ -248,6 +248,14 @@ def odds(
         ),
     ] = 20.0,
     variant: VariantOption = "standard",
+    payoffs: Annotated[
+        str | None,
+        typer.Option(
+            "--payoffs",
+            help="Value the visit by payoffs instead of its chance: success,failure,cost per "
+            "supporter used (e.g. 12.4,7,1, from the tour value).",
+        ),
+    ] = None,
     as_json: JsonOption = False,
     ascii: AsciiOption = False,
 ) -> None:
@@ -258,6 +266,9 @@ def odds(
     _check_time_limit(time_limit)
     if _check_variant(variant):
         _first_edition_odds(cards, trump, target, abilities, supporters, time_limit, as_json)
+        return
+    if payoffs is not None:
+        _payoff_odds(cards, trump, target, abilities, supporters, pool, payoffs, time_limit, as_json)
         return
     position = make_position(
         cards,
@@ -275,17 +286,58 @@ def odds(
     _console().print(tables.odds_view(position, result, ascii))
 
 
+def _payoff_odds(cards, trump, target, abilities, supporters, pool, payoffs, time_limit, as_json) -> None:
+    """odds --payoffs: the expected payoff of best play, each option's, and the best."""
+    import time
+
+    from search.kingdom import Abilities, TimeLimitExceeded
+    from search.payoffs import Payoffs, PayoffSolver
+
+    try:
+        success, failure, cost = (float(part) for part in payoffs.split(","))
+    except ValueError:
+        raise typer.BadParameter("give three numbers: success,failure,cost, e.g. 12.4,7,1",
+                                 param_hint="--payoffs") from None
+    jacks, backers = parse_suits(abilities), parse_suits(supporters)
+    counts = Abilities.of(jacks, backers, parse_suits(pool))
+    backer_counts = tuple(sum(1 for s in backers if int(s) == i) for i in range(4))
+    solver = PayoffSolver(Payoffs(success, failure, cost, backer_counts),
+                          deadline=time.perf_counter() + time_limit)
+    hand, deck, trump_index = cards.mask, FULL_MASK & ~cards.mask, int(parse_suit(trump))
+    pool_key = counts.pool if counts.counts[3] else ()
+    try:
+        with tables.spinner("solving", enabled=not as_json):
+            options = [(label, solver.option_value(outcomes, target)[0])
+                       for label, outcomes in solver.options(hand, deck, 0, trump_index, counts.counts, pool_key)]
+    except TimeLimitExceeded:
+        raise typer.BadParameter(f"the payoff search passed {time_limit:g} s: raise it or give fewer "
+                                 "abilities", param_hint="--time-limit") from None
+    best = max(options, key=lambda o: o[1])  # the first of equals
+    names = [" ".join(str(part) if not isinstance(part, int) else "CDHS"[part] for part in label)
+             for label, _ in options]
+    if as_json:
+        _print_json({"payoffs": {"success": success, "failure": failure, "supporter_cost": cost},
+                     "expected_payoff": best[1], "best_action": names[options.index(best)],
+                     "options": {name: value for name, (_, value) in zip(names, options)}})
+        return
+    console = _console()
+    console.print(f"Expected payoff {best[1]:.4f} (success {success:g}, failure {failure:g}, "
+                  f"{cost:g} a supporter used); best first action: {names[options.index(best)]}")
+    for name, (_, value) in zip(names, options):
+        console.print(f"  {name:10} {value:.4f}")
+
+
 def _first_edition_odds(cards, trump, target, abilities, supporters, time_limit, as_json) -> None:
     """odds --variant first-edition: the least expected reputation a visit spends (R5-R7)."""
     import time
 
-    from search.firstedition import FirstEditionSolver
+    from search.fastfirstedition import FastFirstEditionSolver
     from search.kingdom import TimeLimitExceeded
 
     counts = [0, 0, 0, 0]
     for suit in [*parse_suits(abilities), *parse_suits(supporters)]:
         counts[int(suit)] += 1
-    solver = FirstEditionSolver(deadline=time.perf_counter() + time_limit)
+    solver = FastFirstEditionSolver(deadline=time.perf_counter() + time_limit)
     try:
         with tables.spinner("solving", enabled=not as_json):
             result = solver.solve(cards.mask, int(parse_suit(trump)), tuple(counts), target)
