@@ -108,7 +108,8 @@ class KingdomSolver:
 
     # --- value vectors ------------------------------------------------------------
 
-    def _terminal(self, need: int | None) -> tuple:
+    def _terminal(self, need: int | None, abil=None) -> tuple:
+        """The value of an ended visit (``abil``: the abilities left; payoffs may use it)."""
         if need is None:
             return (self.one,) + (self.zero,) * MAX_NEED
         return (self.one if need == 0 else self.zero,)
@@ -120,8 +121,12 @@ class KingdomSolver:
             return (self.zero,) + value[:-1] if won else value
         need -= won
         if need < 0:
-            return (self.zero,)
+            return self._overshot(abil)
         return self.decide(hand, deck, disc, trump, abil, pool, need)
+
+    def _overshot(self, abil) -> tuple:
+        """The value once more debates are won than needed: the visit has failed."""
+        return (self.zero,)
 
     # --- keys -----------------------------------------------------------------------
 
@@ -130,7 +135,7 @@ class KingdomSolver:
         of unseen cards it beats; Diplomacy may instead throw a last trump away."""
         if not deck:
             if not disc:
-                return self._terminal(need)  # R2: no debate can be held
+                return self._terminal(need, abil)  # R2: no debate can be held
             deck = disc  # R1
         suit_mask = SUIT_MASKS[(hand.bit_length() - 1) >> 3]
         beaten = (deck & suit_mask & (hand - 1)).bit_count()
@@ -240,7 +245,7 @@ class KingdomSolver:
         """Value of a DECIDE node: the best option, each an expectation over chance of the
         best choice."""
         if not hand:
-            return self._terminal(need)
+            return self._terminal(need, abil)
         if not (abil[CLUBS] or abil[DIAMONDS] or abil[SPADES]) and not hand & (hand - 1):
             return self._last_card(hand, deck, disc, trump, abil, need)
         if disc and not self._reshuffle_possible(hand, deck, disc, abil):
