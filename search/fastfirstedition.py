@@ -42,6 +42,7 @@ LOAD = 0.6
 HASH = np.int64(-7046029254386353131)  # 2**64 / golden ratio, as a signed word
 DECIDE, AFTER_DRAW, ANSWER = range(3)  # kinds of node
 TIMEOUT = -1
+PAIRS = 32 * 31 // 2  # two-card subsets of the deck at most
 
 
 def _code_table() -> np.ndarray:
@@ -127,6 +128,46 @@ def _fold(best, source, won, add, first):
             v = source[i] + add
         if first or v < best[i]:
             best[i] = v
+
+
+@njit(cache=True)
+def _reveal_runs(hand, deck, reps, lengths):
+    """One deck card per run of deck cards with no hand card between them (revealing any of
+    a run leads to the same state) into ``reps``, its run's length into ``lengths``, suit by
+    suit, low to high; returns how many."""
+    n = 0
+    for s in range(4):
+        hs = (hand >> (8 * s)) & 0xFF
+        ds = (deck >> (8 * s)) & 0xFF
+        run = 0
+        for bit in range(9):
+            if bit < 8 and (ds >> bit) & 1:
+                if run == 0:
+                    reps[n] = 8 * s + bit
+                run += 1
+            elif run and (bit == 8 or (hs >> bit) & 1):
+                lengths[n] = run
+                n += 1
+                run = 0
+    return n
+
+
+@njit(cache=True)
+def _pairs(mask, out):
+    """Every two-card subset of ``mask`` as a mask into ``out`` (lower card first, in
+    order); returns how many."""
+    n = 0
+    first_bits = mask
+    while first_bits:
+        x = first_bits & -first_bits
+        first_bits ^= x
+        second_bits = first_bits
+        while second_bits:
+            y = second_bits & -second_bits
+            second_bits ^= y
+            out[n] = x | y
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -264,20 +305,12 @@ def _node(kind, hand, deck, trump, abil, revealed, out, table, vals, meta, deadl
         if row >= 0:
             return row
         best = np.empty(WIDTH)
-        first = True
-        a_bits = hand
-        while a_bits:
-            a = a_bits & -a_bits
-            a_bits ^= a
-            b_bits = a_bits
-            while b_bits:
-                b = b_bits & -b_bits
-                b_bits ^= b
-                r = _node(as_int(DECIDE), hand & ~(a | b), deck, trump, abil, as_int(0), out, table, vals, meta, deadline)
-                if r < 0:
-                    return r
-                _fold(best, vals[r], False, 0.0, first)
-                first = False
+        discards = np.empty(45, np.int64)
+        for j in range(_pairs(hand, discards)):
+            r = _node(as_int(DECIDE), hand & ~discards[j], deck, trump, abil, as_int(0), out, table, vals, meta, deadline)
+            if r < 0:
+                return r
+            _fold(best, vals[r], False, 0.0, j == 0)
         return _store(table, vals, meta, key, best)
     if hand == 0:
         return 0
@@ -293,26 +326,15 @@ def _node(kind, hand, deck, trump, abil, revealed, out, table, vals, meta, deadl
     size = _popcount(deck)
     acc = np.zeros(WIDTH)
     answer_best = np.empty(WIDTH)
-    for s in range(4):
-        hs = (hand >> (8 * s)) & 0xFF
-        ds = (deck >> (8 * s)) & 0xFF
-        run = 0
-        rep = 0
-        for bit in range(9):
-            in_deck = bit < 8 and (ds >> bit) & 1
-            if in_deck:
-                if run == 0:
-                    rep = 8 * s + bit
-                run += 1
-                continue
-            if run and (bit == 8 or (hs >> bit) & 1):
-                status = _node(as_int(ANSWER), hand, deck & ~(np.int64(1) << rep), trump, abil, rep,
-                               answer_best, table, vals, meta, deadline)
-                if status < 0:
-                    return status
-                for i in range(WIDTH):
-                    acc[i] += run * answer_best[i]
-                run = 0
+    reps = np.empty(32, np.int64)
+    lengths = np.empty(32, np.int64)
+    for j in range(_reveal_runs(hand, deck, reps, lengths)):
+        status = _node(as_int(ANSWER), hand, deck & ~(np.int64(1) << reps[j]), trump, abil, reps[j],
+                       answer_best, table, vals, meta, deadline)
+        if status < 0:
+            return status
+        for i in range(WIDTH):
+            acc[i] += lengths[j] * answer_best[i]
     for i in range(WIDTH):
         best[i] = acc[i] / size
     # Commerce: draw 2, then the best discard of 2
@@ -320,24 +342,18 @@ def _node(kind, hand, deck, trump, abil, revealed, out, table, vals, meta, deadl
         rest = abil - (1 << 2)
         pairs = size * (size - 1) // 2
         acc[:] = 0.0
-        first_bits = deck
-        while first_bits:
-            x = first_bits & -first_bits
-            first_bits ^= x
-            second_bits = first_bits
-            while second_bits:
-                y = second_bits & -second_bits
-                second_bits ^= y
-                grown = hand | x | y
-                if _popcount(grown) <= 2:
-                    child = vals[0]
-                else:
-                    r = _node(as_int(AFTER_DRAW), grown, deck & ~(x | y), trump, rest, as_int(0), out, table, vals, meta, deadline)
-                    if r < 0:
-                        return r
-                    child = vals[r]
-                for i in range(WIDTH):
-                    acc[i] += child[i]
+        draws = np.empty(PAIRS, np.int64)
+        for j in range(_pairs(deck, draws)):
+            grown = hand | draws[j]
+            if _popcount(grown) <= 2:
+                child = vals[0]
+            else:
+                r = _node(as_int(AFTER_DRAW), grown, deck & ~draws[j], trump, rest, as_int(0), out, table, vals, meta, deadline)
+                if r < 0:
+                    return r
+                child = vals[r]
+            for i in range(WIDTH):
+                acc[i] += child[i]
         for i in range(WIDTH):
             v = 1.0 + acc[i] / pairs
             if v < best[i]:
@@ -398,20 +414,11 @@ def _best_answer(hand, deck, trump, abil, revealed, need, table, vals, meta):
 def _best_discard(grown, deck, trump, abil, need, table, vals, meta):
     """The pair (a mask) whose discard after a Commerce draw costs least for ``need``."""
     k = need + OFFSET
-    values = np.empty(45)
     pairs = np.empty(45, np.int64)
-    n = 0
-    a_bits = grown
-    while a_bits:
-        a = a_bits & -a_bits
-        a_bits ^= a
-        b_bits = a_bits
-        while b_bits:
-            b = b_bits & -b_bits
-            b_bits ^= b
-            values[n] = vals[_known(grown & ~(a | b), deck, trump, abil, table, meta), k]
-            pairs[n] = a | b
-            n += 1
+    n = _pairs(grown, pairs)
+    values = np.empty(n)
+    for j in range(n):
+        values[j] = vals[_known(grown & ~pairs[j], deck, trump, abil, table, meta), k]
     return pairs[_pick(values, n)]
 
 
@@ -429,91 +436,58 @@ def _miss(hand, deck, trump, abil, need, table, vals, meta, miss_table, miss_val
     k = need + OFFSET
     size = _popcount(deck)
     options = np.full(3, np.inf)
+    draws = np.empty(PAIRS, np.int64)
     debate = 0.0
-    for s in range(4):
-        hs = (hand >> (8 * s)) & 0xFF
-        ds = (deck >> (8 * s)) & 0xFF
-        run = 0
-        rep = 0
-        for bit in range(9):
-            if bit < 8 and (ds >> bit) & 1:
-                if run == 0:
-                    rep = 8 * s + bit
-                run += 1
-                continue
-            if run and (bit == 8 or (hs >> bit) & 1):
-                debate += run * _best_answer(hand, deck & ~(np.int64(1) << rep), trump, abil, rep, need, table, vals, meta)[2]
-                run = 0
+    reps = np.empty(32, np.int64)
+    lengths = np.empty(32, np.int64)
+    runs = _reveal_runs(hand, deck, reps, lengths)
+    for j in range(runs):
+        rest_deck = deck & ~(np.int64(1) << reps[j])
+        debate += lengths[j] * _best_answer(hand, rest_deck, trump, abil, reps[j], need, table, vals, meta)[2]
     options[0] = debate / size
     if _count(abil, 1) > 0:
         rest = abil - (1 << 2)
         total = 0.0
-        first_bits = deck
-        while first_bits:
-            x = first_bits & -first_bits
-            first_bits ^= x
-            second_bits = first_bits
-            while second_bits:
-                y = second_bits & -second_bits
-                second_bits ^= y
-                grown = hand | x | y
-                if _popcount(grown) <= 2:
-                    total += vals[0][k]
-                else:
-                    total += vals[_known_after_draw(grown, deck & ~(x | y), trump, rest, table, meta), k]
+        for j in range(_pairs(deck, draws)):
+            grown = hand | draws[j]
+            if _popcount(grown) <= 2:
+                total += vals[0][k]
+            else:
+                total += vals[_known_after_draw(grown, deck & ~draws[j], trump, rest, table, meta), k]
         options[1] = 1.0 + total / (size * (size - 1) // 2)
     if _count(abil, SPADES) > 0 and trump != SPADES:
         options[2] = 1.0 + vals[_known(hand, deck, SPADES, abil - (1 << 6), table, meta), k]
     choice = _pick(options, 3)
     acc = np.zeros(WIDTH)
     if choice == 0:
-        for s in range(4):
-            hs = (hand >> (8 * s)) & 0xFF
-            ds = (deck >> (8 * s)) & 0xFF
-            run = 0
-            rep = 0
-            for bit in range(9):
-                if bit < 8 and (ds >> bit) & 1:
-                    if run == 0:
-                        rep = 8 * s + bit
-                    run += 1
-                    continue
-                if run and (bit == 8 or (hs >> bit) & 1):
-                    rest_deck = deck & ~(np.int64(1) << rep)
-                    answer, kind, _ = _best_answer(hand, rest_deck, trump, abil, rep, need, table, vals, meta)
-                    won = kind == 0 or (kind < 0 and _wins(rep, answer, trump))
-                    child_abil = abil if kind < 0 else abil - (1 << (2 * kind))
-                    r = _miss(hand & ~(np.int64(1) << answer), rest_deck, trump, child_abil, need - won,
-                              table, vals, meta, miss_table, miss_vals, miss_meta)
-                    if r < 0:
-                        return r
-                    part = miss_vals[r]
-                    for m in range(WIDTH):
-                        acc[m] += run * part[m] / size
-                    run = 0
+        for j in range(runs):
+            rest_deck = deck & ~(np.int64(1) << reps[j])
+            answer, kind, _ = _best_answer(hand, rest_deck, trump, abil, reps[j], need, table, vals, meta)
+            won = kind == 0 or (kind < 0 and _wins(reps[j], answer, trump))
+            child_abil = abil if kind < 0 else abil - (1 << (2 * kind))
+            r = _miss(hand & ~(np.int64(1) << answer), rest_deck, trump, child_abil, need - won,
+                      table, vals, meta, miss_table, miss_vals, miss_meta)
+            if r < 0:
+                return r
+            part = miss_vals[r]
+            for m in range(WIDTH):
+                acc[m] += lengths[j] * part[m] / size
     elif choice == 1:
         rest = abil - (1 << 2)
         pairs = size * (size - 1) // 2
-        first_bits = deck
-        while first_bits:
-            x = first_bits & -first_bits
-            first_bits ^= x
-            second_bits = first_bits
-            while second_bits:
-                y = second_bits & -second_bits
-                second_bits ^= y
-                grown = hand | x | y
-                if _popcount(grown) <= 2:
-                    r = abs(need)
-                else:
-                    rest_deck = deck & ~(x | y)
-                    pair = _best_discard(grown, rest_deck, trump, rest, need, table, vals, meta)
-                    r = _miss(grown & ~pair, rest_deck, trump, rest, need, table, vals, meta, miss_table, miss_vals, miss_meta)
-                if r < 0:
-                    return r
-                part = miss_vals[r]
-                for m in range(WIDTH):
-                    acc[m] += part[m] / pairs
+        for j in range(_pairs(deck, draws)):
+            grown = hand | draws[j]
+            if _popcount(grown) <= 2:
+                r = abs(need)
+            else:
+                rest_deck = deck & ~draws[j]
+                pair = _best_discard(grown, rest_deck, trump, rest, need, table, vals, meta)
+                r = _miss(grown & ~pair, rest_deck, trump, rest, need, table, vals, meta, miss_table, miss_vals, miss_meta)
+            if r < 0:
+                return r
+            part = miss_vals[r]
+            for m in range(WIDTH):
+                acc[m] += part[m] / pairs
     else:
         r = _miss(hand, deck, as_int(SPADES), abil - (1 << 6), need, table, vals, meta, miss_table, miss_vals, miss_meta)
         if r < 0:
