@@ -29,7 +29,7 @@ from search.advice import (
 from search.cards import FULL_MASK, Card, CardSet, Suit
 from search.deal import Deal
 from search.odds import make_position, solve_kingdom
-from search.policies import POLICIES, make_policy
+from search.policies import FIRST_EDITION_POLICIES, POLICIES, make_policy
 from search.tour import TourConfig, TourState, tour_between_visits
 
 from . import tables
@@ -72,7 +72,7 @@ JacksDownOption = Annotated[
         help="First edition: Jacks turned face down in earlier visits, for good (R5), e.g. DS.",
     ),
 ]
-STANDARD_ONLY_POLICIES = ("hindsight", "hindsight-perfect")
+STANDARD_ONLY_POLICIES = tuple(sorted(set(POLICIES) - set(FIRST_EDITION_POLICIES)))
 PublishedOption = Annotated[
     bool,
     typer.Option("--published-rules", help="Allow abilities that do nothing (R4)."),
@@ -168,8 +168,8 @@ def simulate_command(
     first_edition = _check_variant(variant)
     if first_edition and set(names) & set(STANDARD_ONLY_POLICIES):
         raise typer.BadParameter(
-            "the hindsight policies play the standard rules only (they plan with the "
-            "standard solver and the CP-SAT assignment)",
+            f"{', '.join(sorted(set(names) & set(STANDARD_ONLY_POLICIES)))}: standard rules only; "
+            f"the first edition has {', '.join(FIRST_EDITION_POLICIES)}",
             param_hint="--policy",
         )
     if plot is not None:

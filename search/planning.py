@@ -47,6 +47,7 @@ BOOTSTRAP = 40
 PLANNING_JACKS = (0, 0, 1, 1)  # ♣ ♦ ♥ ♠ uses: Diplomacy and Politics
 
 WIN_POINTS = 2  # a won kingdom: its pledge and its (unspent) supporter
+HAND_LIMIT = 4  # the advisor weighs spending supporters once the hand is this small
 
 MAX_WINS = 8
 
@@ -245,23 +246,50 @@ class TourPlanner:
 
 class AdvisorPolicy:
     """Plays by the tour planner: the kingdom with the best tour value for the hand drawn,
-    then the fallback policy (:mod:`search.montecarlo`) with the Jacks; supporters are
-    never spent (each keeps its point)."""
+    then the fallback policy (:mod:`search.montecarlo`) with the Jacks, never spending a
+    supporter. With ``spend_supporters`` (the ``advisor-spend`` policy), late in a visit
+    (:mod:`search.supporters`) it plays for the expected payoff with the supporters too,
+    spending one only where it is worth its point."""
 
     name = "advisor"
 
-    def __init__(self, planner: TourPlanner | None = None) -> None:
+    def __init__(self, planner: TourPlanner | None = None, spend_supporters: bool = False) -> None:
         self.planner = planner or TourPlanner()
+        self.spend_supporters = spend_supporters
         self._solver = None
         self._first = True
+        self._payoffs: tuple[float, float] = (0.0, 0.0)
+        self._payoff_solver = None
 
     def choose_kingdom(self, tour: TourState, hand: CardSet, rng: Stream) -> int:
         choices = self.planner.after_choice(tour, hand)
         self._first = True
         self._solver = None  # each visit from a fresh memo: its choices depend on it alone
-        return max(tour.unvisited, key=lambda p: (choices[p][1].value, -p))
+        self._payoff_solver = None
+        position = max(tour.unvisited, key=lambda p: (choices[p][1].value, -p))
+        kingdoms = self.planner.kingdoms_of(tour)
+        index = tour.unvisited.index(position)
+        rest = self.planner.value(kingdoms[:index] + kingdoms[index + 1:]).value
+        self._payoffs = (tour.score + WIN_POINTS + rest, float(tour.score))  # success, failure
+        return position
 
     def choose_action(self, visit: VisitState, actions: list, rng: Stream):
+        action = self._plain_action(visit, actions)
+        drawing = isinstance(action, UseAbility) and action.suit in (Suit.CLUBS, Suit.DIAMONDS)
+        if self.spend_supporters and visit.supporters and len(visit.hand) <= HAND_LIMIT and not drawing:
+            from .supporters import BudgetedPayoffSolver, payoff_action, payoffs_for
+
+            if self._payoff_solver is None:
+                self._payoff_solver = BudgetedPayoffSolver(payoffs_for(*self._payoffs, visit))
+            better = payoff_action(self._payoff_solver, visit)
+            if better is not None and better in actions:
+                action = better
+        if isinstance(action, Debate):
+            self._first = False
+        return action
+
+    def _plain_action(self, visit: VisitState, actions: list):
+        """The fallback policy's action with the Jacks (:mod:`search.montecarlo`)."""
         solver = self._solver_now()
         state = _jack_state(visit)
         still = visit.target - visit.wins
@@ -272,7 +300,6 @@ class AdvisorPolicy:
             return Discard(CardSet(best_discard(solver, state, still)))
         label = choose_option(solver, state, still, self._first)
         if label[0] == "debate":
-            self._first = False
             return Debate()
         suit = Suit.from_letter(label[0])
         target = None

@@ -109,7 +109,15 @@ class GreedyPolicy:
 def _advisor() -> Policy:
     from .planning import AdvisorPolicy  # loads the solver only when asked for
 
-    return AdvisorPolicy()
+    return AdvisorPolicy(spend_supporters=False)
+
+
+def _advisor_spend() -> Policy:
+    from .planning import AdvisorPolicy
+
+    policy = AdvisorPolicy(spend_supporters=True)
+    policy.name = "advisor-spend"
+    return policy
 
 
 def _hindsight() -> Policy:
@@ -134,6 +142,7 @@ POLICIES: dict[str, Callable[[], Policy]] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
     "advisor": _advisor,
+    "advisor-spend": _advisor_spend,
     "hindsight": _hindsight,
     "hindsight-perfect": _hindsight_perfect,
 }
