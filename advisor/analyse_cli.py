@@ -17,6 +17,7 @@ from search.hindsight import DealAnalysis, analyse_deal
 from search.stats import mean_interval
 from search.tour import TourConfig
 
+from .checks import check_seed, check_workers
 from .tables import progress_bar
 
 WAYS = (("blind", "blind (advisor)"), ("known", "hands known"), ("clairvoyant", "clairvoyant"))
@@ -35,12 +36,10 @@ def analyse(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """A seeded deal three ways: blind play, all 8 hands known, every card known."""
-    if seed < 0:
-        raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
+    check_seed(seed)
     if deals < 1:
         raise typer.BadParameter("analyse at least 1 deal", param_hint="--deals")
-    if workers < 1:
-        raise typer.BadParameter("give at least 1 worker", param_hint="--workers")
+    check_workers(workers)
     config = TourConfig(short=short)
     seeds = list(range(seed, seed + deals))
     results: list[DealAnalysis] = []

@@ -33,6 +33,7 @@ from search.policies import FIRST_EDITION_POLICIES, POLICIES, make_policy
 from search.tour import TourConfig, TourState, tour_between_visits
 
 from . import tables
+from .checks import check_seconds, check_seed, check_workers
 from .notation import (
     parse_card,
     parse_cards,
@@ -97,7 +98,7 @@ def deal(
 ) -> None:
     """Show a seeded deal: the ruler layout and the 8 cards of the first visit (the same
     cards in either variant)."""
-    _check_seed(seed)
+    check_seed(seed)
     first_edition = _check_variant(variant)
     the_deal = Deal(seed, TourConfig(short=short, first_edition=first_edition))
     layout = the_deal.layout()
@@ -153,9 +154,8 @@ def simulate_command(
 
     if tours < 1:
         raise typer.BadParameter("play at least 1 tour", param_hint="--tours")
-    _check_seed(seed)
-    if workers < 1:
-        raise typer.BadParameter("give at least 1 worker", param_hint="--workers")
+    check_seed(seed)
+    check_workers(workers)
     if resume and checkpoint is None:
         raise typer.BadParameter("--resume needs the --checkpoint file", param_hint="--resume")
     names = [name.strip() for name in policy.split(",") if name.strip()]
@@ -263,7 +263,7 @@ def odds(
     cards = _visit_hand(hand)
     if not 1 <= target <= 8:
         raise typer.BadParameter(f"{target} is not a kingdom: use 1..8", param_hint="--target")
-    _check_time_limit(time_limit)
+    check_seconds(time_limit, "--time-limit")
     if _check_variant(variant):
         _first_edition_odds(cards, trump, target, abilities, supporters, time_limit, as_json)
         return
@@ -459,16 +459,6 @@ def _visit_hand(text: str) -> CardSet:
     return cards
 
 
-def _check_seed(seed: int) -> None:
-    if seed < 0:
-        raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
-
-
-def _check_time_limit(time_limit: float | None) -> None:
-    if time_limit is not None and not time_limit > 0:
-        raise typer.BadParameter("give a positive number of seconds", param_hint="--time-limit")
-
-
 def _distribution_json(distribution) -> dict:
     return {str(wins): p for wins, p in enumerate(distribution)}
 
@@ -548,7 +538,7 @@ def advise(
 
     First edition: each kingdom's expected reputation spent, exact-target chance and misses."""
     cards = _visit_hand(hand)
-    _check_time_limit(time_limit)
+    check_seconds(time_limit, "--time-limit")
     if objective not in ("score", "perfect"):
         raise typer.BadParameter("choose score or perfect", param_hint="--objective")
     first_edition = _check_variant(variant)
@@ -724,7 +714,7 @@ def move(
 
     First edition: options ranked by expected reputation spent (♠ used: give S in --jacks-used).
     """
-    _check_time_limit(time_limit)
+    check_seconds(time_limit, "--time-limit")
     first_edition = _check_variant(variant)
     tour = _tour_state(rulers, visited, supporters, used_supporters, short, published_rules,
                        first_edition, jacks_down)
@@ -804,10 +794,10 @@ def coach(
 
     from . import coach as coaching
 
-    _check_time_limit(time_limit)
+    check_seconds(time_limit, "--time-limit")
     first_edition = _check_variant(variant)
     if seed is not None:
-        _check_seed(seed)
+        check_seed(seed)
     console = _console()
     coaching.run(
         Path(session),

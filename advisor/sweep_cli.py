@@ -20,6 +20,7 @@ from search.sweep import (
     run_sweep,
 )
 
+from .checks import check_seconds, check_seed, check_workers
 from .notation import parse_suits
 from .sweep_tables import summary_view, sweep_progress
 
@@ -79,14 +80,11 @@ def sweep(
     """Exact chance of every 8-card hand (or a sample) at every kingdom; resumable."""
     if sample is not None and sample < 1:
         raise typer.BadParameter("sample at least 1 hand", param_hint="--sample")
-    if seed < 0:
-        raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
+    check_seed(seed)
     if chunk_size < 1:
         raise typer.BadParameter("a chunk holds at least 1 row", param_hint="--chunk-size")
-    if cap is not None and not cap > 0:
-        raise typer.BadParameter("give a positive number of seconds", param_hint="--cap")
-    if workers is not None and workers < 1:
-        raise typer.BadParameter("use at least 1 worker", param_hint="--workers")
+    check_seconds(cap, "--cap")
+    check_workers(workers)
     spec = SweepSpec(
         jacks=jacks_letters(abilities),
         short=short,
