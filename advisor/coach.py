@@ -21,6 +21,7 @@ from rich.table import Table
 
 from search.advice import advise_visit, rank_moves
 from search.firsteditionplay import advise_first_edition, rank_first_edition, turn_down_choice
+from search.supporters import score_best_action
 from search.cards import CardSet, Suit
 from search.odds import position_from_visit
 from search.rules import (
@@ -223,6 +224,10 @@ class Coach:
             self.console.print(tables.move_view(moves, _tour_for(state), self.ascii))
             if moves.moves:
                 suggestion = _action_of(moves.moves[0], visit)
+            by_score = score_best_action(_tour_for(state), visit)
+            if by_score is not None and by_score != suggestion:
+                self.say(f"For the final score (a supporter spent costs its point): {describe(by_score, self.ascii)}")
+                suggestion = by_score
         self.say(f"Hand: {cards_str(visit.hand, self.ascii)}   wins {visit.wins} of {visit.target}")
         text = self.ask("Your play", describe(suggestion, self.ascii), session)
         action = parse_play(text, visit)

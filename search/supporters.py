@@ -126,3 +126,19 @@ def payoffs_for(success: float, failure: float, visit: VisitState) -> Payoffs:
     """Payoffs of this visit: a point per supporter spent."""
     _, supporters = payoff_state(visit)
     return Payoffs(success, failure, 1.0, supporters)
+
+
+def score_best_action(tour, visit: VisitState, planner=None) -> Action | None:
+    """For the coach: with a supporter face up and at most ``HAND_LIMIT`` cards left, the
+    play best for the expected final score (payoffs from the tour value, a point a supporter
+    spent), or None when that search does not apply or runs over its budget."""
+    from .planning import HAND_LIMIT, WIN_POINTS, TourPlanner
+
+    if not visit.supporters or len(visit.hand) > HAND_LIMIT or tour.config.first_edition:
+        return None
+    planner = planner or TourPlanner()
+    kingdoms = planner.kingdoms_of(tour)
+    index = tour.unvisited.index(visit.position)
+    rest = planner.value(kingdoms[:index] + kingdoms[index + 1:]).value
+    payoffs = payoffs_for(tour.score + WIN_POINTS + rest, float(tour.score), visit)
+    return payoff_action(BudgetedPayoffSolver(payoffs), visit)

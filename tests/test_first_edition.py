@@ -521,3 +521,12 @@ def test_move_first_edition_refuses_bad_positions_in_one_line(monkeypatch, capsy
     args = ["move", "--variant", "first-edition", "--kingdom", "5", "--hand", "AC 8C 7D 4S",
             "--rulers", FE_RULERS, "--jacks-down", "D", "--ruler-card", "5D", *extra]
     assert_one_line_error(*run_in_process(monkeypatch, capsys, args))
+
+
+def test_first_edition_advisor_beats_greedy_and_repeats() -> None:
+    """simulate --variant first-edition --policy greedy,advisor: the advisor's mean score is
+    above greedy's with the 95% intervals apart (30 tours; README has 2,000), and a batch
+    played again gives the same scores."""
+    greedy, advisor = run_batch(["greedy", "advisor"], 30, 2026, FIRST, workers=2)
+    assert advisor.mean_score[1] > greedy.mean_score[2]
+    assert run_batch(["advisor"], 5, 7, FIRST) == run_batch(["advisor"], 5, 7, FIRST)

@@ -140,3 +140,26 @@ def test_odds_with_payoffs(monkeypatch, capsys) -> None:
     assert data["expected_payoff"] == pytest.approx(4 + 6 * 26 / 31)
     assert data["best_action"] == "debate" and data["options"]["H"] == pytest.approx(3.0)
     assert_one_line_error(*run_in_process(monkeypatch, capsys, [*args, "--payoffs", "10,4"]))
+
+
+def test_the_coach_spends_a_supporter_to_save_the_tour() -> None:
+    """score_best_action (the coach's advice for the final score): the last card 3♥ with
+    hearts trump and the target already reached, the Jacks turned, Q♥ won earlier and face up:
+    debating fails unless 4♥-8♥ turn up (5/31), ending the tour; Diplomacy with Q♥ keeps the
+    whole rest of the tour for a point, so it is the advice."""
+    from search.cards import Ruler
+    from search.rules import UseAbility, new_visit
+    from search.supporters import score_best_action
+    from search.tour import tour_between_visits
+    from tests.helpers import STANDARD_LAYOUT
+
+    queen = Ruler("Q", Suit.HEARTS)
+    layout = [None if r == queen else r for r in STANDARD_LAYOUT]
+    tour = tour_between_visits(layout, unused=[queen])
+    position = next(p for p, r in enumerate(layout, 1) if r is not None and r.suit is Suit.HEARTS)
+    hand = CardSet.parse("3H")
+    scoring = CardSet(list(CardSet.full() - hand)[:position])
+    visit = new_visit(hand, position, position, tuple(layout), supporters=(queen,))
+    visit = replace(visit, jacks=frozenset(), scoring=scoring, deck=CardSet.full() - hand - scoring)
+    assert score_best_action(tour, visit) == UseAbility(Suit.HEARTS, queen)
+    assert score_best_action(tour, replace(visit, supporters=())) is None
