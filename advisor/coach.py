@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from search.advice import advise_visit, rank_moves
-from search.firsteditionplay import advise_first_edition, rank_first_edition, turn_down_choice
+from search.firsteditionplay import VisitSearch, advise_first_edition, rank_first_edition, turn_down_choice
 from search.supporters import score_best_action
 from search.cards import CardSet, Suit
 from search.odds import position_from_visit
@@ -76,6 +76,7 @@ class Coach:
         self.console = console
         self.read = read
         self.advice = advice
+        self._visit_search = None  # first edition: (visit, kingdom) and its shared solvers
         self.time_limit = time_limit
         self.ascii = ascii
 
@@ -211,7 +212,7 @@ class Coach:
         suggestion = _default_play(visit, legal)
         moves = None
         if self.advice and visit.first_edition:
-            return self._first_edition_decision(session, visit, suggestion)
+            return self._first_edition_decision(session, state, suggestion)
         if self.advice:
             jacks_used = [s for s in Suit if s not in visit.jacks]
             moves = rank_moves(
@@ -238,9 +239,12 @@ class Coach:
             event["advice"] = {"best": describe(_action_of(best, visit), True), "chance": best.chance, "played": played}
         return event
 
-    def _first_edition_decision(self, session: Session, visit: VisitState, suggestion) -> dict:
+    def _first_edition_decision(self, session: Session, state, suggestion) -> dict:
         """A decision advised by expected reputation spent (R5-R7)."""
-        ranked, searched = rank_first_edition(visit, self.time_limit)
+        visit = state.visit
+        if self._visit_search is None or self._visit_search[0] != (state.visit_number, visit.position):
+            self._visit_search = ((state.visit_number, visit.position), VisitSearch())
+        ranked, searched = rank_first_edition(visit, self.time_limit, self._visit_search[1])
         self.console.print(firstedition_views.move_view(ranked, searched, visit, self.ascii))
         if ranked:
             suggestion = ranked[0].action

@@ -178,16 +178,27 @@ def advise_first_edition(tour: TourState, hand: CardSet, time_limit: float | Non
     return FirstEditionAdvice(costs, best, tour.reputation, time.perf_counter() - started)
 
 
-def rank_first_edition(visit: VisitState, time_limit: float | None = 5.0) -> tuple[list[RankedAction], bool]:
+class VisitSearch:
+    """The two solvers a visit's decisions share (with ♦ and without), so that each ranking
+    after the first mostly looks up what the earlier ones solved."""
+
+    def __init__(self) -> None:
+        self.full = FastFirstEditionSolver()
+        self.plain = FastFirstEditionSolver()
+
+
+def rank_first_edition(visit: VisitState, time_limit: float | None = 5.0,
+                       search: VisitSearch | None = None) -> tuple[list[RankedAction], bool]:
     """Every legal action ranked by expected cost, and whether ♦ was searched: with a
     face-up ♦ the search tries it within ``time_limit`` and ranks without it past that
-    (the costs are then upper bounds, and Commerce itself is not listed)."""
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    (the costs are then upper bounds, and Commerce itself is not listed). ``search`` carries
+    the memo from one decision of a visit to the next."""
+    search = search or VisitSearch()
+    search.full.deadline = None if time_limit is None else time.perf_counter() + time_limit
     try:
-        return rank_actions(FastFirstEditionSolver(deadline=deadline), visit), True
+        return rank_actions(search.full, visit), True
     except TimeLimitExceeded:
-        ranked = rank_actions(FastFirstEditionSolver(), visit, commerce=False)
-        return ranked, False
+        return rank_actions(search.plain, visit, commerce=False), False
 
 
 class FirstEditionAdvisor:
