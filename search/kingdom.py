@@ -312,6 +312,15 @@ class KingdomSolver:
     def _component(self, vector, need):
         return vector[need] if 0 <= need < len(vector) else self.zero
 
+    def worth(self, need, hand, deck, disc, trump, abil, pool):
+        """What a DECIDE node is worth for ``need`` more wins (below 0: the target is
+        overshot), the one question the policy helpers of :mod:`search.montecarlo` ask."""
+        return self._component(self.decide(hand, deck, disc, trump, abil, pool), need)
+
+    def option_worth(self, outcomes, need):
+        """What an option is worth for ``need`` more wins."""
+        return self._component(self.option_value(outcomes, None), need)
+
     def option_value(self, outcomes, need):
         """Expectation over ``outcomes`` of the best choice in each."""
         acc = None

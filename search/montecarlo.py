@@ -157,11 +157,11 @@ def choose_option(solver: KingdomSolver, state: tuple, still: int, first: bool, 
         return ("C",)
     plan = planning_state(state, fallback)
     if fallback and first and abil[DIAMONDS] and 0 <= still <= 8:
-        if solver._component(solver.decide(*plan), still) < 0.5:
+        if solver.worth(still, *plan) < 0.5:
             return ("D",)
     label, best_value = None, None
     for option, outcomes in solver.options(*plan):
-        value = solver._component(solver.option_value(outcomes, None), still)
+        value = solver.option_worth(outcomes, still)
         if best_value is None or value > best_value:
             label, best_value = option, value
     return label
@@ -176,7 +176,7 @@ def best_answer(solver: KingdomSolver, state: tuple, card: int, still: int, fall
         won = _wins(card, answer, trump)
         rest = hand & ~(1 << answer)
         spent = disc | (1 << card) | (0 if won else 1 << answer)
-        value = solver._component(solver._child(won, rest, deck, spent, trump, abil, pool, None), still)
+        value = solver.worth(still - won, rest, deck, spent, trump, abil, pool)
         if best_value is None or value > best_value:
             best, best_value = answer, value
     return best
@@ -194,7 +194,7 @@ def best_discard(solver: KingdomSolver, state: tuple, still: int, fallback: bool
         pairs = discard_pairs(hand, deck | disc)
     best, best_value = None, None
     for pair in pairs:
-        value = solver._component(solver.decide(hand & ~pair, deck, disc | pair, trump, abil, pool), still)
+        value = solver.worth(still, hand & ~pair, deck, disc | pair, trump, abil, pool)
         if best_value is None or value > best_value:
             best, best_value = pair, value
     return best

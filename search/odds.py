@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from .cards import FULL_MASK, Card, CardSet, Suit
 from .kingdom import MAX_NEED, Abilities, KingdomSolver, TimeLimitExceeded
-from .rules import Phase, VisitState, wins_debate
+from .rules import Debate, Phase, UseAbility, VisitState, ability_sources, wins_debate
 
 
 class InvalidPositionError(ValueError):
@@ -233,6 +233,20 @@ def option_of_label(label: tuple) -> Option:
     if label[0] == "S":
         return Option("ability", suit=Suit.SPADES, new_trump=Suit(label[1]))
     return Option("ability", suit=Suit.from_letter(label[0]))
+
+
+def action_of_label(visit: VisitState, label: tuple) -> Debate | UseAbility:
+    """The engine action of a label of ``KingdomSolver.options`` at ``visit``: the ability
+    lent by its Jack if face up, else by a supporter; Politics swaps with the first other
+    unvisited kingdom of the new trump."""
+    if label[0] == "debate":
+        return Debate()
+    suit = Suit.from_letter(label[0])
+    target = None
+    if suit is Suit.SPADES:
+        target = next(p for p, ruler in enumerate(visit.rulers, 1)
+                      if ruler is not None and p != visit.position and ruler.suit.value == label[1])
+    return UseAbility(suit, ability_sources(visit, suit)[0], target)
 
 
 def legal_discards_of(hand: CardSet) -> list[CardSet]:

@@ -49,9 +49,15 @@ class PayoffSolver(KingdomSolver):
 
     def value(self, hand: int, deck: int, disc: int, trump: int, abil: tuple, pool: tuple, need: int) -> float:
         """The expected payoff of a DECIDE node for ``need`` more wins."""
-        if not abil[3]:
-            pool = ()
-        return self.decide(hand, deck, disc, trump, tuple(abil), tuple(pool), need)[0]
+        return self.worth(need, hand, deck, disc, trump, tuple(abil), tuple(pool))
+
+    def worth(self, need, hand, deck, disc, trump, abil, pool):
+        if need < 0:
+            return self._overshot(abil)[0]
+        return self.decide(hand, deck, disc, trump, abil, pool, need)[0]
+
+    def option_worth(self, outcomes, need):
+        return self.option_value(outcomes, need)[0]
 
     def _terminal(self, need, abil=None) -> tuple:
         if need is None:

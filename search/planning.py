@@ -35,6 +35,7 @@ from .cards import CARDS, CardSet, FULL_MASK, Suit
 from .deal import Stream
 from .files import write_atomically
 from .montecarlo import best_answer, best_discard, choose_option
+from .odds import action_of_label
 from .rules import Answer, Debate, Discard, Phase, UseAbility, VisitState
 from .tour import TourState
 
@@ -298,18 +299,8 @@ class AdvisorPolicy:
             return Answer(CARDS[index])
         if visit.phase is Phase.DISCARD:
             return Discard(CardSet(best_discard(solver, state, still)))
-        label = choose_option(solver, state, still, self._first)
-        if label[0] == "debate":
-            return Debate()
-        suit = Suit.from_letter(label[0])
-        target = None
-        if suit is Suit.SPADES:
-            target = next(
-                p for p, ruler in enumerate(visit.rulers, 1)
-                if ruler is not None and p != visit.position and ruler.suit.value == label[1]
-            )
-        use = UseAbility(suit, None, target)
-        return use if use in actions else Debate()
+        action = action_of_label(visit, choose_option(solver, state, still, self._first))
+        return action if action in actions else Debate()
 
     def _solver_now(self):
         from .odds import make_solver

@@ -13,10 +13,12 @@ simulation plays the same way on every machine.
 
 from __future__ import annotations
 
-from .kingdom import _all_pairs, discard_pairs
+from .cards import CARDS, CardSet
+from .kingdom import Abilities
+from .montecarlo import best_answer, best_discard, choose_option, planning_state
+from .odds import action_of_label, position_from_visit
 from .payoffs import Payoffs, PayoffSolver
-from .rules import Action, Answer, Debate, Discard, Phase, UseAbility, VisitState
-from .cards import CARDS, CardSet, Suit, iter_bits
+from .rules import Action, Answer, Discard, Phase, VisitState
 
 EXPANSIONS = 5_000  # states a decision may expand before the plain policy decides instead
 
@@ -45,81 +47,34 @@ class BudgetedPayoffSolver(PayoffSolver):
 
 def payoff_state(visit: VisitState) -> tuple[tuple, tuple[int, int, int, int]]:
     """The visit as solver masks with Jacks and supporters, and the supporters per suit."""
-    counts = [0, 0, 0, 0]
-    supporters = [0, 0, 0, 0]
-    for suit in visit.jacks:
-        counts[int(suit)] += 1
-    for ruler in visit.supporters:
-        counts[int(ruler.suit)] += 1
-        supporters[int(ruler.suit)] += 1
-    pool = tuple(sorted(int(r.suit) for p, r in enumerate(visit.rulers, 1) if r is not None and p != visit.position))
-    state = (visit.hand.mask, visit.deck.mask, visit.discard.mask, int(visit.trump), tuple(counts),
-             pool if counts[3] else ())
-    return state, tuple(supporters)
+    position = position_from_visit(visit)
+    abilities = position.abilities
+    supporters = Abilities.of(supporters=[r.suit for r in visit.supporters]).counts
+    state = (visit.hand.mask, visit.deck.mask, visit.discard.mask, int(visit.trump), abilities.counts,
+             abilities.pool if abilities.counts[3] else ())
+    return state, supporters
 
 
 def payoff_action(solver: BudgetedPayoffSolver, visit: VisitState) -> Action | None:
     """The action with the best expected payoff with Diplomacy and Politics (Jacks and
     supporters), or None when the search is over budget or the visit has already overshot
     its target. The drawing abilities (♣, ♦) are left to the plain policy: their draws make
-    the search large, and late in a visit it seldom wants them."""
+    the search large, and late in a visit it seldom wants them. The choices are those of the
+    plain policy's helpers (:mod:`search.montecarlo`), asked of the payoff solver."""
     need = visit.target - visit.wins
     if need < 0:
         return None
-    state, _ = payoff_state(visit)
-    hand, deck, disc, trump, abil, pool = state
-    abil = (0, 0, abil[2], abil[3])
-    state = (hand, deck, disc, trump, abil, pool)
+    state = planning_state(payoff_state(visit)[0])  # no drawing ability
     solver.ask()
     try:
         if visit.phase is Phase.ANSWER:
-            return _best_answer(solver, visit, state, need)
+            return Answer(CARDS[best_answer(solver, state, visit.waiting.index, need, fallback=False)])
         if visit.phase is Phase.DISCARD:
-            return _best_discard(solver, state, need)
-        best, best_value = None, None
-        for label, outcomes in solver.options(hand, deck, disc, trump, abil, pool):
-            value = solver.option_value(outcomes, need)[0]
-            if best_value is None or value > best_value:
-                best, best_value = label, value
+            return Discard(CardSet(best_discard(solver, state, need, fallback=False)))
+        label = choose_option(solver, state, need, first=False, fallback=False)
     except TooMuchWork:
         return None
-    return _action(visit, best)
-
-
-def _best_answer(solver, visit: VisitState, state: tuple, need: int) -> Answer:
-    hand, deck, disc, trump, abil, pool = state
-    card = visit.waiting.index
-    same = hand & (0xFF << (8 * (card >> 3)))
-    best, best_value = None, None
-    for answer in iter_bits(same or hand):
-        won = (answer > card) if same else (answer >> 3 == trump and card >> 3 != trump)
-        spent = disc | (1 << card) | (0 if won else 1 << answer)
-        value = solver._child(won, hand & ~(1 << answer), deck, spent, trump, abil, pool, need)[0]
-        if best_value is None or value > best_value:
-            best, best_value = answer, value
-    return Answer(CARDS[best])
-
-
-def _best_discard(solver, state: tuple, need: int) -> Discard:
-    hand, deck, disc, trump, abil, pool = state
-    if hand.bit_count() <= 2:
-        return Discard(CardSet(hand))
-    pairs = _all_pairs(hand) if solver._reshuffle_possible(hand, deck, disc, abil) else discard_pairs(hand, deck | disc)
-    best = max(pairs, key=lambda pair: solver.decide(hand & ~pair, deck, disc | pair, trump, abil, pool, need)[0])
-    return Discard(CardSet(best))
-
-
-def _action(visit: VisitState, label: tuple) -> Action:
-    """The engine action of an option label: a Jack when one is face up, else a supporter."""
-    if label[0] == "debate":
-        return Debate()
-    suit = Suit.from_letter(label[0])
-    source = None if suit in visit.jacks else next(r for r in visit.supporters if r.suit is suit)
-    target = None
-    if suit is Suit.SPADES:
-        target = next(p for p, r in enumerate(visit.rulers, 1)
-                      if r is not None and p != visit.position and int(r.suit) == label[1])
-    return UseAbility(suit, source, target)
+    return action_of_label(visit, label)
 
 
 def payoffs_for(success: float, failure: float, visit: VisitState) -> Payoffs:
