@@ -28,6 +28,7 @@ from search.advice import (
 )
 from search.cards import FULL_MASK, Card, CardSet, Suit
 from search.deal import Deal
+from search.kingdom import Abilities
 from search.odds import make_position, solve_kingdom
 from search.policies import FIRST_EDITION_POLICIES, POLICIES, make_policy
 from search.tour import TourConfig, TourState, tour_between_visits
@@ -290,7 +291,7 @@ def _payoff_odds(cards, trump, target, abilities, supporters, pool, payoffs, tim
     """odds --payoffs: the expected payoff of best play, each option's, and the best."""
     import time
 
-    from search.kingdom import Abilities, TimeLimitExceeded
+    from search.kingdom import TimeLimitExceeded
     from search.payoffs import Payoffs, PayoffSolver
 
     try:
@@ -723,18 +724,20 @@ def move(
             f"{kingdom} is not a kingdom: use 1..{tour.config.kingdoms}", param_hint="--kingdom"
         )
     cards = CardSet(parse_cards(hand))
-    if first_edition:
-        _first_edition_move(tour, kingdom, cards, wins, discard, won_cards, seen, jacks_used,
-                            ruler_card, commerce, verdict, time_limit, as_json, ascii)
-        return
-    if verdict is not None:
-        raise typer.BadParameter("a verdict (♣/♥ settling a debate) exists only in the first edition",
-                                 param_hint="--verdict")
     waiting = parse_card(ruler_card) if ruler_card is not None else None
     if commerce and waiting is not None:
         raise typer.BadParameter(
             "Commerce cannot be pending while a ruler's card waits", param_hint="--commerce-discard"
         )
+    if first_edition:
+        # no draws that could empty the deck: any split of --seen is as good (place_seen)
+        discard_pile, scoring = _piles(cards, wins, discard, won_cards, seen, Abilities(), waiting)
+        _first_edition_move(tour, kingdom, cards, scoring, discard_pile, jacks_used, waiting,
+                            commerce, verdict, time_limit, as_json, ascii)
+        return
+    if verdict is not None:
+        raise typer.BadParameter("a verdict (♣/♥ settling a debate) exists only in the first edition",
+                                 param_hint="--verdict")
     used = parse_suits(jacks_used)
     abilities = visit_abilities(tour, kingdom, used)
     discard_pile, scoring = _piles(cards, wins, discard, won_cards, seen, abilities, waiting)
@@ -749,15 +752,15 @@ def move(
     _console().print(tables.move_view(advice, tour, ascii))
 
 
-def _first_edition_move(tour, kingdom, cards, wins, discard, won_cards, seen, jacks_used,
-                        ruler_card, commerce, verdict, time_limit, as_json, ascii) -> None:
+def _first_edition_move(tour, kingdom, cards, scoring, discard_pile, jacks_used, waiting,
+                        commerce, verdict, time_limit, as_json, ascii) -> None:
     from search.firsteditionplay import rank_first_edition
 
     from . import firstedition_views
     from .firstedition_cli import visit_from_options
 
-    visit = visit_from_options(tour, kingdom, cards, wins, discard, won_cards, seen, jacks_used,
-                               ruler_card, commerce, verdict)
+    visit = visit_from_options(tour, kingdom, cards, scoring, discard_pile, jacks_used, waiting,
+                               commerce, verdict)
     with tables.spinner("solving", enabled=not as_json):
         ranked, searched = rank_first_edition(visit, time_limit if time_limit is not None else 5.0)
     if as_json:

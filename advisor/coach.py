@@ -20,7 +20,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from search.advice import advise_visit, rank_moves
-from search.firsteditionplay import VisitSearch, advise_first_edition, rank_first_edition, turn_down_choice
+from search.firsteditionplay import (
+    VisitSearch,
+    advise_first_edition,
+    net_losses,
+    rank_first_edition,
+    turn_down_choice,
+)
 from search.supporters import score_best_action
 from search.cards import CardSet, Suit
 from search.odds import position_from_visit
@@ -185,9 +191,8 @@ class Coach:
             result = advise_first_edition(tour, hand, self.time_limit)
             self.console.print(firstedition_views.advise_view(result, tour, hand, self.ascii))
             suggestion = result.recommended
-            later = len(tour.unvisited) - 1
-            costs = {k.position: k.net_loss(tour.reputation, later) for k in result.kingdoms.values()}
-            advice = {"best": suggestion, "costs": {str(p): c for p, c in costs.items()}}
+            losses = net_losses(tour, result.kingdoms)
+            advice = {"best": suggestion, "costs": {str(p): c for p, c in losses.items()}}
         elif self.advice:
             result = advise_visit(tour, hand, time_limit=self.time_limit)
             self.console.print(tables.advise_view(result, tour, self.ascii))

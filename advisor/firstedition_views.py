@@ -7,7 +7,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from search.firsteditionplay import FirstEditionAdvice, RankedAction
+from search.firsteditionplay import FirstEditionAdvice, RankedAction, net_losses
 from search.rules import Answer, Debate, Discard, UseAbility, VisitState
 from search.tour import TourState
 
@@ -43,7 +43,7 @@ def advise_view(advice: FirstEditionAdvice, tour: TourState, hand, ascii: bool =
     table.add_column(f"{MISS_COLUMNS}+", justify="right")
     table.add_column("ends", justify="right")
     table.add_column("net", justify="right")
-    later = len(tour.unvisited) - 1
+    losses = net_losses(tour, advice.kingdoms)
     for position in sorted(advice.kingdoms):
         k = advice.kingdoms[position]
         misses = list(k.miss) + [0.0] * MISS_COLUMNS
@@ -55,7 +55,7 @@ def advise_view(advice: FirstEditionAdvice, tour: TourState, hand, ascii: bool =
             *(f"{100 * p:.1f}%" for p in misses[:MISS_COLUMNS]),
             f"{100 * sum(k.miss[MISS_COLUMNS:]):.1f}%",
             f"{100 * k.ending(advice.reputation):.1f}%",
-            f"{k.net_loss(advice.reputation, later):.3f}",
+            f"{losses[position]:.3f}",
             style="bold" if position == advice.recommended else None,
         )
     best = advice.kingdoms[advice.recommended]
@@ -75,7 +75,7 @@ def advise_view(advice: FirstEditionAdvice, tour: TourState, hand, ascii: bool =
 
 
 def advise_json(advice: FirstEditionAdvice, tour: TourState) -> dict:
-    later = len(tour.unvisited) - 1
+    losses = net_losses(tour, advice.kingdoms)
     return {
         "variant": "first-edition",
         "reputation": advice.reputation,
@@ -88,7 +88,7 @@ def advise_json(advice: FirstEditionAdvice, tour: TourState) -> dict:
                 "chance": k.chance,
                 "miss": list(k.miss),
                 "ends_tour": k.ending(advice.reputation),
-                "net_loss": k.net_loss(advice.reputation, later),
+                "net_loss": losses[p],
                 "commerce_searched": k.commerce,
             }
             for p, k in sorted(advice.kingdoms.items())

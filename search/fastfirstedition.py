@@ -10,7 +10,8 @@ so only the interleaving of hand and deck matters (9 bits). The key holds the tr
 suit's code, the code of spades while ♠ can still make them trump, the other codes
 sorted (suit symmetry), the ability counts (2 bits a suit) and a flag for the moment
 after a Commerce draw, before its discard. Values are rows of an append-only arena of
-17-wide vectors (need -8..8), found through a numba ``Dict``.
+17-wide vectors (need -8..8), found through an open-addressing hash table of int64 pairs
+(key, row); the wrapper doubles either when the kernel reports it full.
 
 Work saved over the reference: a reveal is taken once per run of deck cards with no hand
 card between them (revealing any of them leads to the same state), weighted by the run's

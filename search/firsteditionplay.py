@@ -21,8 +21,9 @@ from .cards import CARDS, CardSet, Suit
 from .deal import Stream
 from .fastfirstedition import FastFirstEditionSolver
 from .firstedition import OFFSET, _shift
-from .kingdom import TimeLimitExceeded
-from .rules import Action, Answer, Debate, Discard, Phase, UseAbility, VisitState
+from .kingdom import Abilities, TimeLimitExceeded
+from .odds import legal_discards_of
+from .rules import Action, Answer, Debate, Discard, Phase, UseAbility, VisitState, ability_sources, legal_answers
 from .tour import TourState
 
 MEMO_LIMIT = 2_000_000  # states kept across visits before the memo starts afresh
@@ -32,11 +33,7 @@ SPARE_WORTH = 0.5  # a second card of a suit already face up
 
 def ability_counts(jacks, supporters, commerce: bool = True) -> tuple[int, int, int, int]:
     """Face-up Jacks and unused supporters per suit (♣ ♦ ♥ ♠); without ♦ if not ``commerce``."""
-    counts = [0, 0, 0, 0]
-    for suit in jacks:
-        counts[int(suit)] += 1
-    for ruler in supporters:
-        counts[int(ruler.suit)] += 1
+    counts = list(Abilities.of(jacks, [r.suit for r in supporters]).counts)
     if not commerce:
         counts[int(Suit.DIAMONDS)] = 0
     return tuple(min(n, 3) for n in counts)
@@ -60,7 +57,7 @@ def rank_actions(solver: FastFirstEditionSolver, visit: VisitState, commerce: bo
     ranked: list[RankedAction] = []
     if visit.phase is Phase.ANSWER:
         if visit.verdict is not None:  # ♣ or ♥ already settled this debate (R6)
-            for card in _legal(visit):
+            for card in sorted(legal_answers(visit.hand, visit.waiting)):
                 child = solver.value(hand & ~card.bit, deck, trump, abil)
                 ranked.append(RankedAction(Answer(card), _shift(child, visit.verdict)[index]))
         else:
@@ -72,7 +69,7 @@ def rank_actions(solver: FastFirstEditionSolver, visit: VisitState, commerce: bo
                     suit = Suit.CLUBS if kind == "C" else Suit.HEARTS
                     ranked.append(RankedAction(_use(visit, suit), vector[index], Answer(card)))
     elif visit.phase is Phase.DISCARD:
-        for pair in _pairs(visit.hand):
+        for pair in legal_discards_of(visit.hand):
             vector = solver.value(hand & ~pair.mask, deck, trump, abil)
             ranked.append(RankedAction(Discard(pair), vector[index]))
     else:
@@ -82,24 +79,9 @@ def rank_actions(solver: FastFirstEditionSolver, visit: VisitState, commerce: bo
     return sorted(ranked, key=lambda r: r.cost)  # stable: ties keep the listed order
 
 
-def _legal(visit: VisitState) -> list:
-    same = visit.hand.of_suit(visit.waiting.suit)
-    return sorted(same or visit.hand)
-
-
-def _pairs(hand: CardSet) -> list[CardSet]:
-    cards = sorted(hand)
-    count = min(2, len(cards))
-    if count < 2:
-        return [CardSet(cards)]
-    return [CardSet((a, b)) for i, a in enumerate(cards) for b in cards[i + 1 :]]
-
-
 def _use(visit: VisitState, suit: Suit) -> UseAbility:
     """Turn down the Jack of ``suit`` if it is face up, else a supporter of that suit."""
-    if suit in visit.jacks:
-        return UseAbility(suit)
-    return UseAbility(suit, next(r for r in visit.supporters if r.suit is suit))
+    return UseAbility(suit, ability_sources(visit, suit)[0])
 
 
 @dataclass(frozen=True)
@@ -122,17 +104,31 @@ class KingdomCost:
         return self.cost - self.chance + later * self.ending(reputation)
 
 
+def kingdom_cost(solver: FastFirstEditionSolver, tour: TourState, hand: CardSet, position: int,
+                 abil: tuple) -> KingdomCost:
+    """Visiting kingdom ``position`` with ``hand`` and abilities ``abil``."""
+    trump = int(tour.rulers[position - 1].suit)
+    result = solver.solve(hand.mask, trump, abil, tour.config.target(position))
+    return KingdomCost(position, result.cost, result.chance, result.miss)
+
+
 def kingdom_costs(solver: FastFirstEditionSolver, tour: TourState, hand: CardSet,
                   commerce: bool = True) -> dict[int, KingdomCost]:
     """Each unvisited kingdom's expected cost with ``hand`` and the tour's face-up cards."""
     abil = ability_counts(tour.jacks, tour.unused_supporters, commerce)
-    costs = {}
-    for position in tour.unvisited:
-        trump = int(tour.rulers[position - 1].suit)
-        target = tour.config.target(position)
-        result = solver.solve(hand.mask, trump, abil, target)
-        costs[position] = KingdomCost(position, result.cost, result.chance, result.miss)
-    return costs
+    return {p: kingdom_cost(solver, tour, hand, p, abil) for p in tour.unvisited}
+
+
+def net_losses(tour: TourState, costs: dict[int, KingdomCost]) -> dict[int, float]:
+    """Each kingdom's net loss (:meth:`KingdomCost.net_loss`) at ``tour``'s reputation."""
+    later = len(tour.unvisited) - 1
+    return {p: k.net_loss(tour.reputation, later) for p, k in costs.items()}
+
+
+def least_net_loss(tour: TourState, costs: dict[int, KingdomCost]) -> int:
+    """The kingdom to visit: the least net loss (ties to the leftmost)."""
+    losses = net_losses(tour, costs)
+    return min(tour.unvisited, key=lambda p: (losses[p], p))
 
 
 @dataclass(frozen=True)
@@ -160,7 +156,8 @@ def advise_first_edition(tour: TourState, hand: CardSet, time_limit: float | Non
     started = time.perf_counter()
     solver = FastFirstEditionSolver()
     costs = kingdom_costs(solver, tour, hand, commerce=False)
-    if ability_counts(tour.jacks, tour.unused_supporters)[int(Suit.DIAMONDS)]:
+    abil = ability_counts(tour.jacks, tour.unused_supporters)
+    if abil[int(Suit.DIAMONDS)]:
         costs = {p: replace(k, commerce=False) for p, k in costs.items()}
         deadline = None if time_limit is None else started + time_limit
         full = FastFirstEditionSolver(deadline=deadline)
@@ -168,13 +165,10 @@ def advise_first_edition(tour: TourState, hand: CardSet, time_limit: float | Non
             group = [p for p in tour.unvisited if tour.rulers[p - 1].suit is trump]
             try:
                 for position in group:
-                    result = full.solve(hand.mask, int(trump), ability_counts(tour.jacks, tour.unused_supporters),
-                                        tour.config.target(position))
-                    costs[position] = KingdomCost(position, result.cost, result.chance, result.miss)
+                    costs[position] = kingdom_cost(full, tour, hand, position, abil)
             except TimeLimitExceeded:
                 break
-    later = len(tour.unvisited) - 1
-    best = min(tour.unvisited, key=lambda p: (costs[p].net_loss(tour.reputation, later), p))
+    best = least_net_loss(tour, costs)
     return FirstEditionAdvice(costs, best, tour.reputation, time.perf_counter() - started)
 
 
@@ -215,9 +209,7 @@ class FirstEditionAdvisor:
     def choose_kingdom(self, tour: TourState, hand: CardSet, rng: Stream) -> int:
         if self.solver.states > MEMO_LIMIT:
             self.solver = FastFirstEditionSolver()
-        costs = kingdom_costs(self.solver, tour, hand, commerce=False)
-        later = len(tour.unvisited) - 1
-        return min(tour.unvisited, key=lambda p: (costs[p].net_loss(tour.reputation, later), p))
+        return least_net_loss(tour, kingdom_costs(self.solver, tour, hand, commerce=False))
 
     def choose_action(self, visit: VisitState, actions: list[Action], rng: Stream) -> Action:
         best = rank_actions(self.solver, visit, commerce=False)[0]
