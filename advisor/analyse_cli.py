@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from typing import Annotated
 
 import typer
@@ -16,6 +15,7 @@ from rich.text import Text
 from search.hindsight import DealAnalysis, analyse_deal
 from search.stats import mean_interval
 from search.tour import TourConfig
+from search.workers import process_pool
 
 from .checks import check_seed, check_workers
 from .tables import progress_bar
@@ -49,7 +49,7 @@ def analyse(
                 results.append(analyse_deal(one, config))
                 tick(len(results))
         else:
-            with ProcessPoolExecutor(workers) as pool:
+            with process_pool(workers) as pool:
                 for result in pool.map(analyse_deal, seeds, [config] * deals):
                     results.append(result)
                     tick(len(results))

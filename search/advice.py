@@ -29,11 +29,9 @@ never is. A player who kept the piles together knows only how many cards were wo
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .cards import Card, CardSet, Ruler, Suit
@@ -54,6 +52,7 @@ from .odds import (
 )
 from .planning import TourPlanner, TourValue
 from .tour import TourState
+from .workers import process_pool
 
 COLUMNS = ("none", "H", "C", "S", "D", "jacks", "all")
 """The ability sets of :func:`advise_visit`: none, each Jack alone (by suit letter), all four
@@ -300,8 +299,7 @@ def estimate_all(
     args = ([None if seconds is None else seconds / rounds] * count, forced or [None] * count, [least] * count)
     if workers == 1:
         return list(map(_estimate, positions, *args))
-    context = multiprocessing.get_context("fork")  # workers inherit the loaded kernel
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with process_pool(workers, "fork") as pool:  # workers inherit the loaded kernel
         return list(pool.map(_estimate, positions, *args))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from pathlib import Path
 
 from .deal import Deal, Stream, derive_seed
@@ -20,6 +20,7 @@ from .files import write_atomically
 from .policies import make_policy
 from .simulate import SimulationResult, play_tour
 from .tour import TourConfig
+from .workers import process_pool
 
 CHUNK_TOURS = 25
 """Tours a chunk plays: the unit of work, of progress and of the checkpoint."""
@@ -88,7 +89,7 @@ def run_batch(
         for chunk in todo:
             record(chunk, play_chunk(chunk[0], config, seed, chunk[1], chunk[2]))
     else:
-        with ProcessPoolExecutor(workers) as pool:
+        with process_pool(workers) as pool:
             futures = {pool.submit(play_chunk, name, config, seed, a, b): (name, a, b) for name, a, b in todo}
             for future in as_completed(futures):
                 record(futures[future], future.result())

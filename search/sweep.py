@@ -46,12 +46,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from math import comb
@@ -66,6 +65,7 @@ from .handclasses import HAND_SIZE, canonical_hands, random_hand, role_preservin
 from .kingdom import TimeLimitExceeded
 from .odds import make_solver
 from .sweepsummary import summarise
+from .workers import process_pool
 
 SCHEME = 1  # bump when rows, columns or files change meaning
 SUIT_LETTERS = "CDHS"
@@ -525,9 +525,9 @@ def open_executor(workers: int, scheduler: str | None = None) -> Iterator[tuple[
     if scheduler is None:
         if workers < 1:
             raise SweepError(f"use at least 1 worker, got {workers}")
-        # forkserver: workers start from a clean process, not a fork of threads (progress bars)
-        context = multiprocessing.get_context("forkserver")
-        pool = ProcessPoolExecutor(workers, mp_context=context)
+        # spawn: workers start from a clean process, not a fork of threads (progress bars),
+        # and as the sweep's own children they end with it (search.workers)
+        pool = process_pool(workers, "spawn")
         try:
             yield pool, 2 * workers
         finally:

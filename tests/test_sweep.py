@@ -255,6 +255,49 @@ def test_killed_sweep_resumes_without_losing_or_repeating_a_hand(tmp_path):
         assert np.allclose(got["histogram"], want["histogram"], atol=TOLERANCE)
 
 
+def _session_members(session: int) -> list[int]:
+    """Pids of the live processes of a session (from /proc; Linux)."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended while we looked
+        if fields[0] != "Z" and int(fields[3]) == session:  # state, ..., session id
+            members.append(int(stat.parent.name))
+    return members
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_killing_the_sweep_ends_its_busy_workers(tmp_path):
+    """SIGKILL to the sweep's own process only (not its group): the worker busy on a long
+    chunk goes too, instead of solving on for nobody."""
+    args = ["sweep", "--abilities", "C", "--sample", "40", "--chunk-size", "40", "--workers", "1"]
+    command, env = _cli([*args, "--out", str(tmp_path / "sweep")])
+    process = subprocess.Popen(
+        command,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(_session_members(process.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)  # the sweep, its fork server and a worker (and a tracker)
+        time.sleep(3)  # the worker is deep in its chunk of Military solves
+        assert not list((tmp_path / "sweep").glob("chunk-*.npz"))
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        deadline = time.monotonic() + 10
+        while _session_members(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _session_members(process.pid) == []
+    finally:
+        for pid in _session_members(process.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
 def test_dask_cluster_gives_the_process_pool_results(tmp_path):
     """The same sweep through a Dask LocalCluster's executor and a local process pool."""
     from distributed import LocalCluster
