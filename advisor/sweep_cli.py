@@ -22,7 +22,7 @@ from search.sweep import (
 
 from .checks import check_seconds, check_seed, check_workers
 from .notation import parse_suits
-from .sweep_tables import summary_view, sweep_progress
+from .sweep_tables import check_comparable, comparison_view, summary_view, sweep_progress
 
 
 def register(app: typer.Typer) -> None:
@@ -114,21 +114,32 @@ def sweep(
 
 
 def sweep_report(
-    directory: Annotated[
-        Path, typer.Argument(help="A sweep's --out directory, or its summary.json.")
+    directories: Annotated[
+        list[Path],
+        typer.Argument(
+            help="A sweep's --out directory or summary file; with several, one table "
+            "comparing their mean chances (e.g. one sweep per Jack)."
+        ),
     ],
     plots: Annotated[
         Path | None, typer.Option("--plots", help="Also write PNG plots into this directory.")
     ] = None,
     ascii: Annotated[bool, typer.Option("--ascii", help="Print suits as letters C D H S.")] = False,
 ) -> None:
-    """Print a finished sweep's summary as tables, and optionally plot it."""
-    summary = read_summary(directory)
+    """Print a finished sweep's summary as tables (optionally plotted), or compare several."""
+    summaries = [read_summary(directory) for directory in directories]
+    if plots is not None and len(summaries) > 1:
+        raise SweepError("--plots draws one sweep: give one directory")
+    if len(summaries) > 1:
+        check_comparable(summaries)
     if plots is not None:
         from .sweep_plots import sweep_plots  # matplotlib only when asked for
 
-        written = sweep_plots(summary, plots)
+        written = sweep_plots(summaries[0], plots)
     console = Console(highlight=False)
-    console.print(summary_view(summary, ascii))
+    if len(summaries) == 1:
+        console.print(summary_view(summaries[0], ascii))
+    else:
+        console.print(comparison_view(summaries))
     if plots is not None:
         console.print("plots: " + ", ".join(str(path) for path in written))

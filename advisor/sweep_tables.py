@@ -20,6 +20,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from search.sweep import SweepError
+
 SUIT_SYMBOLS = dict(zip("CDHS", "♣♦♥♠"))
 SPARKS = " ▁▂▃▄▅▆▇█"
 ASCII_SPARKS = " .:-=+*#%@"
@@ -92,6 +94,50 @@ def summary_view(summary: dict, ascii: bool = False) -> Group:
         "histogram: hands by chance in 10 bins of 0.1"
     )
     return Group(*tables, note)
+
+
+def _overall(summary: dict) -> dict[int, dict]:
+    """Each target's entry for a kingdom of any trump: the mixed ``any`` entries when the
+    sweep solved several trump cases (Military), else its one case."""
+    entries = summary["results"]
+    if any(entry["trumps"] == "any" for entry in entries):
+        entries = [entry for entry in entries if entry["trumps"] == "any"]
+    return {entry["target"]: entry for entry in entries}
+
+
+def check_comparable(summaries: list[dict]) -> None:
+    """Refuse sweeps of different tours (their targets differ) in one comparison."""
+    tours = {summary["parameters"]["short"] for summary in summaries}
+    if len(tours) > 1:
+        raise SweepError("cannot compare a short-tour sweep with a standard one")
+
+
+def comparison_view(summaries: list[dict]) -> Group:
+    """Mean chance a target, one column a sweep (its abilities; sampled: with 95% CI)."""
+    table = Table(title="mean chance by target, kingdom of any trump")
+    table.add_column("target", justify="right")
+    columns = [_overall(summary) for summary in summaries]
+    for summary in summaries:
+        hands = (
+            f"{summary['hands_per_trump']:,} sampled"
+            if summary["mode"] == "sample"
+            else "all hands"
+        )
+        table.add_column(f"{summary['parameters']['abilities']}\n({hands})", justify="right")
+    for target in sorted(columns[0]):
+        cells = [str(target)]
+        for column in columns:
+            entry = column.get(target)
+            if entry is None or entry["mean"] is None:
+                cells.append("—")
+            elif "mean_ci95" in entry:
+                low, high = entry["mean_ci95"]
+                cells.append(f"{_percent(entry['mean'])} ({100 * low:.1f}–{100 * high:.1f})")
+            else:
+                cells.append(_percent(entry["mean"]))
+        table.add_row(*cells)
+    note = Text("each column one sweep's summary; an ability never lowers a hand's chance")
+    return Group(table, note)
 
 
 class _RateColumn(ProgressColumn):

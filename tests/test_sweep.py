@@ -342,6 +342,43 @@ def test_report_prints_tables_and_writes_plots(monkeypatch, capsys, small_sweep,
     assert len(histograms) == 8, "an ASCII histogram on each target's row"
 
 
+def test_report_compares_several_sweeps(monkeypatch, capsys, small_sweep, tmp_path):
+    """Several summaries: one table, a column each, the mean of a kingdom of any trump
+    (Military's mixed ``any`` entries); a Jack never lowers the same hands' mean."""
+    _run(SweepSpec(jacks="H", sample=5, seed=4, chunk_size=5), tmp_path / "h")
+    _run(SweepSpec(jacks="C", sample=2, seed=4, chunk_size=2), tmp_path / "c")
+    paths = [str(small_sweep), str(tmp_path / "h"), str(tmp_path / "c" / SUMMARY)]
+    code, out, err = run_in_process(monkeypatch, capsys, ["sweep-report", *paths])
+    assert code == 0, err
+    assert "mean chance by target" in out and out.count("5 sampled") == 2
+    none, hearts, clubs = (
+        json.loads(Path(p, SUMMARY).read_text()) for p in paths[:2] + [tmp_path / "c"]
+    )
+    rows = {line.split("│")[1].strip(): line for line in out.splitlines() if line.count("│") == 5}
+    for target in range(1, 9):
+        plain, with_h = (
+            next(e for e in summary["results"] if e["target"] == target)
+            for summary in (none, hearts)
+        )
+        mixed = next(e for e in clubs["results"] if e["target"] == target and e["trumps"] == "any")
+        assert with_h["mean"] >= plain["mean"] - TOLERANCE
+        for entry in (plain, with_h, mixed):
+            assert f"{100 * entry['mean']:.2f}%" in rows[str(target)]
+
+
+def test_report_comparison_errors_give_one_line(monkeypatch, capsys, small_sweep, tmp_path):
+    """--plots with several sweeps, and a short tour beside a standard one, are refused."""
+    args = ["sweep-report", str(small_sweep), str(small_sweep), "--plots", str(tmp_path / "p")]
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert_one_line_error(code, out, err)
+    assert "--plots" in err
+    _run(SweepSpec(short=True, sample=2, seed=4, chunk_size=2), tmp_path / "short")
+    args = ["sweep-report", str(small_sweep), str(tmp_path / "short")]
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert_one_line_error(code, out, err)
+    assert "short" in err
+
+
 BAD_INPUT = [
     (["--sample", "0"], "--sample"),
     (["--abilities", "HX"], "--abilities"),
