@@ -118,12 +118,8 @@ def comparison_view(summaries: list[dict]) -> Group:
     table.add_column("target", justify="right")
     columns = [_overall(summary) for summary in summaries]
     for summary in summaries:
-        hands = (
-            f"{summary['hands_per_trump']:,} sampled"
-            if summary["mode"] == "sample"
-            else "all hands"
-        )
-        table.add_column(f"{summary['parameters']['abilities']}\n({hands})", justify="right")
+        hands = f"{summary['hands_per_trump']:,}" if summary["mode"] == "sample" else "all"
+        table.add_column(f"{summary['parameters']['abilities']}\n{hands} hands", justify="right")
     for target in sorted(columns[0]):
         cells = [str(target)]
         for column in columns:
@@ -132,11 +128,14 @@ def comparison_view(summaries: list[dict]) -> Group:
                 cells.append("—")
             elif "mean_ci95" in entry:
                 low, high = entry["mean_ci95"]
-                cells.append(f"{_percent(entry['mean'])} ({100 * low:.1f}–{100 * high:.1f})")
+                cells.append(f"{_percent(entry['mean'])}\n{100 * low:.1f}–{100 * high:.1f}")
             else:
                 cells.append(_percent(entry["mean"]))
         table.add_row(*cells)
-    note = Text("each column one sweep's summary; an ability never lowers a hand's chance")
+    note = Text(
+        "each column one sweep's summary, under a sampled mean its 95% CI; "
+        "an ability never lowers a hand's chance"
+    )
     return Group(table, note)
 
 

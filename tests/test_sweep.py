@@ -350,7 +350,7 @@ def test_report_compares_several_sweeps(monkeypatch, capsys, small_sweep, tmp_pa
     paths = [str(small_sweep), str(tmp_path / "h"), str(tmp_path / "c" / SUMMARY)]
     code, out, err = run_in_process(monkeypatch, capsys, ["sweep-report", *paths])
     assert code == 0, err
-    assert "mean chance by target" in out and out.count("5 sampled") == 2
+    assert "mean chance by target" in out and out.count("5 hands") == 2
     none, hearts, clubs = (
         json.loads(Path(p, SUMMARY).read_text()) for p in paths[:2] + [tmp_path / "c"]
     )
@@ -377,6 +377,35 @@ def test_report_comparison_errors_give_one_line(monkeypatch, capsys, small_sweep
     code, out, err = run_in_process(monkeypatch, capsys, args)
     assert_one_line_error(code, out, err)
     assert "short" in err
+
+
+COMMITTED = Path(__file__).resolve().parents[1] / "sweeps"
+
+
+def _means(name: str) -> dict[int, dict]:
+    """Target -> entry for a kingdom of any trump, from a committed summary."""
+    summary = json.loads((COMMITTED / f"{name}-summary.json").read_text())
+    assert summary["capped_rows"] == 0
+    entries = [e for e in summary["results"] if e["trumps"] in ("any", "CDHS")]
+    return {entry["target"]: entry for entry in entries}
+
+
+def test_committed_summaries_agree_with_each_other():
+    """The per-Jack summaries in README: over all hands an ability never lowers the mean
+    chance (a hand may ignore it) and ♥♠ is at least either alone; each sampled sweep's
+    interval reaches the no-ability mean or above, and its hands were all solved."""
+    none, hearts, spades, both = (_means(name) for name in ("none", "h", "s", "hs"))
+    for target in range(1, 9):
+        assert hearts[target]["mean"] >= none[target]["mean"] - TOLERANCE
+        assert spades[target]["mean"] >= none[target]["mean"] - TOLERANCE
+        assert (
+            both[target]["mean"] >= max(hearts[target]["mean"], spades[target]["mean"]) - TOLERANCE
+        )
+        assert both[target]["share_zero"] <= none[target]["share_zero"] + TOLERANCE
+    for name in ("d-2000", "c-1000"):
+        for target, entry in _means(name).items():
+            low, high = entry["mean_ci95"]
+            assert low <= entry["mean"] <= high and high >= none[target]["mean"]
 
 
 BAD_INPUT = [
