@@ -217,19 +217,24 @@ def _cli(args: list[str]) -> list[str]:
     return [sys.executable, "-m", "advisor", *args], env
 
 
-def test_killed_sweep_resumes_without_losing_or_repeating_a_hand(tmp_path):
-    """SIGKILL mid-sweep, then --resume: every hand is solved once and the summary equals
-    an uninterrupted run's."""
-    killed, whole = tmp_path / "killed", tmp_path / "whole"
-    args = ["sweep", "--sample", "6000", "--seed", "9", "--chunk-size", "20", "--workers", "1"]
-    command, env = _cli([*args, "--out", str(killed)])
-    process = subprocess.Popen(
+def _start_in_background(args: list[str]) -> subprocess.Popen:
+    """``emissary ARGS`` as a process of its own session, output discarded."""
+    command, env = _cli(args)
+    return subprocess.Popen(
         command,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+
+
+def test_killed_sweep_resumes_without_losing_or_repeating_a_hand(tmp_path):
+    """SIGKILL mid-sweep, then --resume: every hand is solved once and the summary equals
+    an uninterrupted run's."""
+    killed, whole = tmp_path / "killed", tmp_path / "whole"
+    args = ["sweep", "--sample", "6000", "--seed", "9", "--chunk-size", "20", "--workers", "1"]
+    process = _start_in_background([*args, "--out", str(killed)])
     deadline = time.monotonic() + 60
     while len(list(killed.glob("chunk-*.npz"))) < 4 and time.monotonic() < deadline:
         time.sleep(0.005)
@@ -273,18 +278,11 @@ def test_killing_the_sweep_ends_its_busy_workers(tmp_path):
     """SIGKILL to the sweep's own process only (not its group): the worker busy on a long
     chunk goes too, instead of solving on for nobody."""
     args = ["sweep", "--abilities", "C", "--sample", "40", "--chunk-size", "40", "--workers", "1"]
-    command, env = _cli([*args, "--out", str(tmp_path / "sweep")])
-    process = subprocess.Popen(
-        command,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    process = _start_in_background([*args, "--out", str(tmp_path / "sweep")])
     try:
         deadline = time.monotonic() + 60
         while len(_session_members(process.pid)) < 3 and time.monotonic() < deadline:
-            time.sleep(0.05)  # the sweep, its fork server and a worker (and a tracker)
+            time.sleep(0.05)  # the sweep, its resource tracker and its worker
         time.sleep(3)  # the worker is deep in its chunk of Military solves
         assert not list((tmp_path / "sweep").glob("chunk-*.npz"))
         os.kill(process.pid, signal.SIGKILL)
