@@ -400,7 +400,7 @@ def test_committed_summaries_agree_with_each_other():
             both[target]["mean"] >= max(hearts[target]["mean"], spades[target]["mean"]) - TOLERANCE
         )
         assert both[target]["share_zero"] <= none[target]["share_zero"] + TOLERANCE
-    for name in ("d-2000", "c-1000"):
+    for name in ("d-2000", "c-1000", "dhs-1000"):
         for target, entry in _means(name).items():
             low, high = entry["mean_ci95"]
             assert low <= entry["mean"] <= high and high >= none[target]["mean"]
