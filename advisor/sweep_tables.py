@@ -20,8 +20,6 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from search.sweep import SweepError
-
 SUIT_SYMBOLS = dict(zip("CDHS", "♣♦♥♠"))
 SPARKS = " ▁▂▃▄▅▆▇█"
 ASCII_SPARKS = " .:-=+*#%@"
@@ -96,7 +94,7 @@ def summary_view(summary: dict, ascii: bool = False) -> Group:
     return Group(*tables, note)
 
 
-def _overall(summary: dict) -> dict[int, dict]:
+def overall_entries(summary: dict) -> dict[int, dict]:
     """Each target's entry for a kingdom of any trump: the mixed ``any`` entries when the
     sweep solved several trump cases (Military), else its one case."""
     entries = summary["results"]
@@ -105,18 +103,11 @@ def _overall(summary: dict) -> dict[int, dict]:
     return {entry["target"]: entry for entry in entries}
 
 
-def check_comparable(summaries: list[dict]) -> None:
-    """Refuse sweeps of different tours (their targets differ) in one comparison."""
-    tours = {summary["parameters"]["short"] for summary in summaries}
-    if len(tours) > 1:
-        raise SweepError("cannot compare a short-tour sweep with a standard one")
-
-
 def comparison_view(summaries: list[dict]) -> Group:
     """Mean chance a target, one column a sweep (its abilities; sampled: with 95% CI)."""
     table = Table(title="mean chance by target, kingdom of any trump")
     table.add_column("target", justify="right")
-    columns = [_overall(summary) for summary in summaries]
+    columns = [overall_entries(summary) for summary in summaries]
     for summary in summaries:
         hands = f"{summary['hands_per_trump']:,}" if summary["mode"] == "sample" else "all"
         table.add_column(f"{summary['parameters']['abilities']}\n{hands} hands", justify="right")

@@ -6,7 +6,9 @@ it would solve on for nobody, holding a core that a ``--resume`` then competes
 for. On Linux each worker asks the kernel (``prctl(PR_SET_PDEATHSIG)``) to kill
 it the moment its parent exits. The parent must be the process that submits the
 work, hence ``fork`` or ``spawn`` start methods: ``forkserver`` workers are
-children of the fork server, which lives as long as they do.
+children of the fork server, which lives as long as they do. Strictly the signal
+follows the *thread* that started the worker, so use a pool from a thread that
+outlives it (every caller here uses it from the main thread).
 """
 
 from __future__ import annotations

@@ -22,6 +22,15 @@ STANDARD_LAYOUT = tuple(
 )
 
 
+def process_fields(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state first, session id
+    fourth), or None once the process is gone (Linux)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
 def cards(text: str) -> CardSet:
     """Cards written like ``'AC 7H 3S'``."""
     return CardSet.parse(text)

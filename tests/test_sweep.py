@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from advisor.sweep_tables import overall_entries
 from search.cards import FULL_MASK
 from search.handclasses import (
     canonical_hands,
@@ -40,6 +41,7 @@ from search.sweep import (
 )
 from search.sweepsummary import summarise
 
+from .helpers import process_fields
 from .test_cli import assert_one_line_error, run_in_process
 
 TOLERANCE = 1e-12
@@ -263,13 +265,10 @@ def test_killed_sweep_resumes_without_losing_or_repeating_a_hand(tmp_path):
 def _session_members(session: int) -> list[int]:
     """Pids of the live processes of a session (from /proc; Linux)."""
     members = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # ended while we looked
-        if fields[0] != "Z" and int(fields[3]) == session:  # state, ..., session id
-            members.append(int(stat.parent.name))
+    for entry in Path("/proc").glob("[0-9]*"):
+        fields = process_fields(int(entry.name))  # None: ended while we looked
+        if fields is not None and fields[0] != "Z" and int(fields[3]) == session:
+            members.append(int(entry.name))
     return members
 
 
@@ -384,8 +383,7 @@ def _means(name: str) -> dict[int, dict]:
     """Target -> entry for a kingdom of any trump, from a committed summary."""
     summary = json.loads((COMMITTED / f"{name}-summary.json").read_text())
     assert summary["capped_rows"] == 0
-    entries = [e for e in summary["results"] if e["trumps"] in ("any", "CDHS")]
-    return {entry["target"]: entry for entry in entries}
+    return overall_entries(summary)
 
 
 def test_committed_summaries_agree_with_each_other():

@@ -14,6 +14,8 @@ import pytest
 
 from search.workers import process_pool
 
+from .helpers import process_fields
+
 ROOT = Path(__file__).resolve().parents[1]
 
 PARENT = textwrap.dedent(
@@ -31,11 +33,8 @@ PARENT = textwrap.dedent(
 
 
 def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+    fields = process_fields(pid)
+    return fields is not None and fields[0] != "Z"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc are Linux's")
