@@ -1,5 +1,5 @@
 """The ``analyse`` command: a seeded deal played blind, with the hands known, and clairvoyant
-(:mod:`search.hindsight`)."""
+(:mod:`search.tours.hindsight`)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,11 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from search.hindsight import DealAnalysis, analyse_deal
-from search.stats import mean_interval
-from search.tour import TourConfig
-from search.workers import process_pool
+from search.game import TourConfig
+from search.infra import mean_interval, process_pool
+from search.tours import DealAnalysis, analyse_deal
 
-from .checks import check_seed, check_workers
+from .options import check_seed, check_workers
 from .tables import progress_bar
 
 WAYS = (("blind", "blind (advisor)"), ("known", "hands known"), ("clairvoyant", "clairvoyant"))

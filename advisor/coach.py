@@ -19,30 +19,39 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from search.advice import advise_visit, rank_moves
-from search.firsteditionplay import (
+from search.firstedition import (
     VisitSearch,
     advise_first_edition,
     net_losses,
     rank_first_edition,
     turn_down_choice,
 )
-from search.supporters import score_best_action
-from search.cards import CardSet, Suit
-from search.odds import position_from_visit
-from search.rules import (
+from search.game import (
     Answer,
+    CardSet,
     Debate,
     Discard,
     Phase,
+    Suit,
+    TourConfig,
     UseAbility,
     VisitState,
     legal_actions,
+    turn_down_choices,
 )
-from search.tour import TourConfig, turn_down_choices
+from search.tours import advise_visit, rank_moves, score_best_action
+from search.visit import position_from_visit
 
 from . import firstedition_views, tables
-from .notation import card_str, cards_str, parse_card, parse_cards, parse_hand, parse_ruler, parse_rulers
+from .notation import (
+    card_str,
+    cards_str,
+    parse_card,
+    parse_cards,
+    parse_hand,
+    parse_ruler,
+    parse_rulers,
+)
 from .session import (
     Session,
     create,

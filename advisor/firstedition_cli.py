@@ -1,6 +1,6 @@
 """``move --variant first-edition``: the live visit from the command's options (its piles
-come from ``cli._piles``, as in the standard game), for the least-reputation ranking
-(:mod:`search.firsteditionplay`)."""
+come from :func:`advisor.options.piles`, as in the standard game), for the least-reputation ranking
+(:mod:`search.firstedition.play`)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ from dataclasses import replace
 
 import typer
 
-from search.cards import Card, CardSet, Suit
-from search.rules import Phase, VisitState, new_visit
-from search.tour import TourState
+from search.game import Card, CardSet, Phase, Suit, TourState, VisitState, new_visit
 
 from .notation import parse_suits
 

@@ -7,9 +7,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from search.firsteditionplay import FirstEditionAdvice, RankedAction, net_losses
-from search.rules import Answer, Debate, Discard, UseAbility, VisitState
-from search.tour import TourState
+from search.firstedition import FirstEditionAdvice, RankedAction, net_losses
+from search.game import Answer, Debate, Discard, TourState, UseAbility, VisitState
 
 from .notation import card_str, cards_str, ruler_str
 

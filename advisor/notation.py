@@ -30,7 +30,7 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
-from search.cards import CARDS, Card, CardSet, Ruler, Suit, rank_text
+from search.game import CARDS, Card, CardSet, Ruler, Suit, rank_text
 
 __all__ = [
     "DuplicateCardError",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from search.files import write_atomically
-from search.simulate import SimulationResult
+from search.infra import write_atomically
+from search.tours import SimulationResult
 
 
 def score_histograms(results: list[SimulationResult], path: Path) -> None:

@@ -15,11 +15,11 @@ rulers on positions 1..n) and the events that happened since, in order:
 the chance of what was played) for the review; replay ignores it.
 
 The tour is always recomputed by replaying the log through the rules engine's checked doors
-(:func:`search.rules.apply_action`, :func:`search.rules.apply_chance`,
-:func:`search.tour.start_visit`),
+(:func:`search.game.rules.apply_action`, :func:`search.game.rules.apply_chance`,
+:func:`search.game.tour.start_visit`),
 so a saved file can never hold an inconsistent state, and undo drops the last event.
 
-In ``seeded`` mode the deal (:class:`search.deal.Deal`) fixes the layout, every hand and every
+In ``seeded`` mode the deal (:class:`search.game.deal.Deal`) fixes the layout, every hand and every
 card that turns up; replay checks each recorded card against it, so a resumed session turns up
 exactly the cards an uninterrupted run would. In ``physical`` mode the player reports the cards.
 
@@ -36,21 +36,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from search.cards import Card, CardSet, Ruler, Suit
-from search.deal import Deal, Dealer
-from search.files import fsync_directory, write_atomically, write_temp
-from search.rules import (
+from search.game import (
     Action,
     Answer,
+    Card,
+    CardSet,
+    Deal,
+    Dealer,
     Debate,
     Discard,
     IllegalActionError,
+    Ruler,
+    Suit,
+    TourConfig,
+    TourState,
     UseAbility,
     VisitState,
     apply_action,
     apply_chance,
+    finish_visit,
+    new_tour,
+    start_visit,
+    turn_down_choices,
 )
-from search.tour import TourConfig, TourState, finish_visit, new_tour, start_visit, turn_down_choices
+from search.infra import fsync_directory, write_atomically, write_temp
 
 from .notation import NotationError, card_str, parse_card, parse_ruler, parse_suit, ruler_str
 

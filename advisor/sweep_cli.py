@@ -1,4 +1,4 @@
-"""The ``sweep`` and ``sweep-report`` commands: thin typer commands over :mod:`search.sweep`."""
+"""The ``sweep`` and ``sweep-report`` commands: thin typer commands over :mod:`search.sweep.runner`."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from search.sweep import (
     run_sweep,
 )
 
-from .checks import check_seconds, check_seed, check_workers
 from .notation import parse_suits
+from .options import check_seconds, check_seed, check_workers
 from .sweep_tables import comparison_view, summary_view, sweep_progress
 
 

@@ -19,11 +19,9 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from search.advice import COLUMNS, Chance, Move, MoveAdvice, VisitAdvice
-from search.cards import CardSet, Ruler, Suit
-from search.odds import KingdomResult, Position
-from search.simulate import SimulationResult
-from search.tour import TourState
+from search.game import CardSet, Ruler, Suit, TourState
+from search.tours import COLUMNS, Chance, Move, MoveAdvice, SimulationResult, VisitAdvice
+from search.visit import KingdomResult, Position
 
 from .notation import card_str, cards_str, cards_text, ruler_str, ruler_text, suit_str, suit_text
 
@@ -344,7 +342,7 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
 def advise_progress(
     tour: TourState, ascii: bool = False, enabled: bool = True
 ) -> Iterator[Callable[[int, int, str, int], None]]:
-    """A transient progress bar on stderr for :func:`search.advice.advise_visit`, shown only
+    """A transient progress bar on stderr for :func:`search.tours.advice.advise_visit`, shown only
     when stderr is a terminal (a redirected stderr gets no stray lines)."""
     console = Console(stderr=True)
     if not enabled or not console.is_terminal:

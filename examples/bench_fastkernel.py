@@ -1,4 +1,4 @@
-"""Benchmark the compiled kernel (search.fastkernel) against the reference kernel.
+"""Benchmark the compiled kernel (search.visit.kernel) against the reference kernel.
 
 Not a test: it prints a table and never fails on timing. Hands: for i < 20,
 ``Stream(99, "hand", i).shuffle(CARDS)[:8]`` with trump ``Stream(99, "trump", i).below(4)``,
@@ -21,10 +21,10 @@ import subprocess
 import sys
 import time
 
-from search.cards import CARDS, FULL_MASK
-from search.deal import Stream
-from search.fastkernel import FastKingdomSolver
-from search.kingdom import KingdomSolver, TimeLimitExceeded
+from search.game.cards import CARDS, FULL_MASK
+from search.game.deal import Stream
+from search.visit.kernel import FastKingdomSolver
+from search.visit.reference import KingdomSolver, TimeLimitExceeded
 
 POOL = (0, 1, 1, 2, 2, 3, 3)
 # name: (ability counts ♣ ♦ ♥ ♠, whether the Python reference is timed too)

@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from search.cards import CARDS, FULL_MASK, CardSet  # noqa: E402
-from search.deal import Stream  # noqa: E402
-from search.fastfirstedition import FastFirstEditionSolver  # noqa: E402
-from search.firstedition import FirstEditionSolver  # noqa: E402
+from search.firstedition.kernel import FastFirstEditionSolver
+from search.firstedition.reference import FirstEditionSolver
+from search.game.cards import CARDS, FULL_MASK, CardSet
+from search.game.deal import Stream
 
 # (abilities, cards a hand, reference hands): the reference with ♦ needs minutes for an
 # 8-card hand (1 s for 4 cards), so Commerce is compared on 5-card hands too

@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from search.cards import CARDS, FULL_MASK, CardSet  # noqa: E402
-from search.deal import Stream  # noqa: E402
-from search.kingdom import KingdomSolver, TimeLimitExceeded  # noqa: E402
+from search.game.cards import CARDS, FULL_MASK, CardSet
+from search.game.deal import Stream
+from search.visit.reference import KingdomSolver, TimeLimitExceeded
 
 ABILITY_SETS = {
     "none": (0, 0, 0, 0),
@@ -55,7 +55,7 @@ def seeded_hands(count: int) -> list[tuple[int, int, tuple[int, ...]]]:
 
 
 def make_fast_solver(deadline: float | None) -> KingdomSolver:
-    from search.fastkernel import FastKingdomSolver
+    from search.visit.kernel import FastKingdomSolver
 
     return FastKingdomSolver(deadline=deadline)
 

@@ -1,7 +1,7 @@
 """Tour value from the exhaustive sweep's table against the solver: same values, speed-up.
 
 The no-ability planning table (every hand's chance at every trump and target) can be solved
-hand by hand or looked up in a finished full no-ability sweep (search/sweeptable.py). This
+hand by hand or looked up in a finished full no-ability sweep (search/sweep/lookup.py). This
 script builds both for the same seeded hands, checks they agree, times them, and shows what
 the cheap lookups buy: a table of many more hands and so a narrower interval on a tour value.
 
@@ -20,9 +20,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from search.deal import Deal  # noqa: E402
-from search.planning import PlanningTable, TourPlanner  # noqa: E402
-from search.sweeptable import SweepLookup  # noqa: E402
+from search.game.deal import Deal
+from search.sweep.lookup import SweepLookup
+from search.tours.planning import PlanningTable, TourPlanner
 
 NO_JACKS = (0, 0, 0, 0)
 

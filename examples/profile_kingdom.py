@@ -4,7 +4,7 @@ Solves one seeded hand of ``bench_kingdom.py`` (same seeds, same trump and pool)
 the compiled kernel until it finishes or passes ``--cap`` seconds, then counts the
 memo's states by which abilities were still unused in them, and by whether any
 drawing or swapping ability (Military, Commerce, Politics) was left, which decides
-the key (see :mod:`search.fastkernel`). Lookups per state is the kernel's cost per
+the key (see :mod:`search.visit.kernel`). Lookups per state is the kernel's cost per
 state.
 
     python examples/profile_kingdom.py --set "Military (C)" --hand 7
@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_kingdom import ABILITY_SETS, make_fast_solver, seeded_hands  # noqa: E402
 
-from search.cards import FULL_MASK, CardSet  # noqa: E402
-from search.fastkernel import K0_MASK, PLAIN_FLAG  # noqa: E402
-from search.kingdom import TimeLimitExceeded  # noqa: E402
+from search.game.cards import FULL_MASK, CardSet
+from search.visit.kernel import K0_MASK, PLAIN_FLAG
+from search.visit.reference import TimeLimitExceeded
 
 SUIT_LETTERS = "CDHS"
 

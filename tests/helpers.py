@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from search.cards import CardSet, Ruler, Suit
-from search.rules import VisitState
+from search.game.cards import CardSet, Ruler, Suit
+from search.game.rules import VisitState
 
 STANDARD_LAYOUT = tuple(
     Ruler(kind, suit)

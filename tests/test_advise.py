@@ -12,7 +12,10 @@ import pytest
 from rich.console import Console
 
 from advisor.tables import advise_view, percent_text
-from search.advice import (
+from search.game.cards import KINGS, QUEENS, CardSet
+from search.game.rules import IllegalActionError
+from search.game.tour import TourConfig, tour_between_visits
+from search.tours.advice import (
     COLUMNS,
     ESTIMATE_PLAYOUTS,
     Chance,
@@ -21,10 +24,9 @@ from search.advice import (
     advise_visit,
     column_abilities,
 )
-from search.cards import KINGS, QUEENS, CardSet
-from search.odds import make_position, solve_kingdom
-from search.planning import TourValue
-from search.tour import IllegalActionError, TourConfig, tour_between_visits
+from search.tours.planning import TourValue
+from search.visit.position import make_position
+from search.visit.solve import solve_kingdom
 from tests.test_cli import SUIT_SYMBOLS, assert_one_line_error, run_in_process
 
 KC, KD, KH, KS = KINGS
@@ -105,8 +107,8 @@ def test_recommendation_is_the_best_tour_value(monkeypatch, capsys, objective) -
 def test_tour_value_weighs_the_rest_of_the_tour() -> None:
     """Deal 5's first hand wins kingdom 5 (target 5) a shade more often than kingdom 6
     (target 6), but a hand for six wins is rarer: the tour value sends it to kingdom 6."""
-    from search.deal import Deal
-    from search.planning import TourPlanner
+    from search.game.deal import Deal
+    from search.tours.planning import TourPlanner
 
     deal = Deal(5)
     choices = TourPlanner().after_choice(deal.tour(), deal.hand(1))

@@ -1,4 +1,4 @@
-"""The CP-SAT plan of hands to kingdoms (search.assign) against hand-worked optima and an
+"""The CP-SAT plan of hands to kingdoms (search.tours.assign) against hand-worked optima and an
 independent brute force over every sequence of plays."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from search.assign import (
+from search.game.cards import CardSet, Ruler, Suit
+from search.tours.assign import (
     SCALE,
     AssignmentInputError,
     NoAssignmentError,
@@ -17,7 +18,6 @@ from search.assign import (
     assign,
     expected_score,
 )
-from search.cards import CardSet, Ruler, Suit
 
 KC, KD, KH, KS = (Ruler("K", s) for s in Suit)
 QC, QH = Ruler("Q", Suit.CLUBS), Ruler("Q", Suit.HEARTS)

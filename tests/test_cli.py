@@ -12,10 +12,10 @@ import pytest
 
 from advisor import cli
 from advisor.notation import parse_card, parse_ruler
-from search.cards import RULERS
-from search.deal import Deal
-from search.policies import make_policy
-from search.simulate import simulate
+from search.game.cards import RULERS
+from search.game.deal import Deal
+from search.tours.registry import make_policy
+from search.tours.simulate import simulate
 
 ERROR_PREFIX = "emissary: error:"
 SUIT_SYMBOLS = "♣♦♥♠"

@@ -150,10 +150,10 @@ def test_advice_is_shown_and_recorded_for_review(tmp_path: Path):
 def _greedy_seeded_session(seed: int, short: bool):
     """A whole seeded tour played by the greedy policy, as a coach session's events."""
     from advisor.session import Session, encode_action
-    from search.deal import Stream
-    from search.policies import GreedyPolicy
-    from search.rules import legal_actions
-    from search.tour import TourConfig
+    from search.game.deal import Stream
+    from search.game.rules import legal_actions
+    from search.game.tour import TourConfig
+    from search.tours.policies import GreedyPolicy
 
     policy, rng = GreedyPolicy(), Stream(seed, "test-greedy")
     session = Session.new(TourConfig(short=short), mode="seeded", seed=seed)
@@ -298,7 +298,7 @@ def _fill(text: str, state) -> str:
     if text == "IN-HAND":
         return next(iter(hand)).ascii()
     if text == "NOT-HELD":
-        from search.cards import CARDS
+        from search.game.cards import CARDS
 
         return next(c for c in CARDS if c not in hand and c != state.visit.waiting).ascii()
     return text
@@ -308,9 +308,9 @@ def test_a_suggested_ability_typed_back_is_that_ability_not_a_debate():
     """describe/parse_play round trip at a decision: 'JD' (Commerce) is not 'd' (debate), which
     the Enter key would once have turned a suggested Commerce into."""
     from advisor.coach import describe, parse_play
-    from search.cards import KINGS, QUEENS, CardSet, Suit
-    from search.rules import Debate, UseAbility
-    from search.tour import new_tour, start_visit
+    from search.game.cards import KINGS, QUEENS, CardSet, Suit
+    from search.game.rules import Debate, UseAbility
+    from search.game.tour import new_tour, start_visit
 
     tour = new_tour([KINGS[0], QUEENS[1], KINGS[2], KINGS[3], KINGS[1], QUEENS[0], QUEENS[2], QUEENS[3]])
     visit = start_visit(tour, CardSet.parse("AC 3C 5C 7C 5D 8H 5S 7S"), 3)

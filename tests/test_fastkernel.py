@@ -1,4 +1,4 @@
-"""The compiled kernel (search.fastkernel) computes the reference kernel's values.
+"""The compiled kernel (search.visit.kernel) computes the reference kernel's values.
 
 Every value vector of :class:`FastKingdomSolver` must equal the one of the pure-Python
 :class:`KingdomSolver` to 1e-12 (in practice they agree bit for bit, as both sum in
@@ -10,19 +10,17 @@ from __future__ import annotations
 import json
 import time
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
-from search.cards import FULL_MASK, CardSet, Suit
-from search.deal import Stream
-from search.kingdom import Abilities, KingdomSolver, TimeLimitExceeded
-from search.suitpatterns import hand_run_pairs, hand_runs, signature
+from search.game.cards import FULL_MASK, CardSet, Suit
+from search.game.deal import Stream
+from search.visit import kernel as fastkernel
+from search.visit.kernel import FastKingdomSolver
+from search.visit.reference import Abilities, KingdomSolver, TimeLimitExceeded
+from search.visit.suitpatterns import hand_run_pairs, hand_runs, signature
 
 from .helpers import reference_file
-
-from search import fastkernel
-from search.fastkernel import FastKingdomSolver
 
 REFERENCE = reference_file("kingdom_cases.json")
 TOLERANCE = 1e-12
@@ -89,7 +87,7 @@ def bits_of(mask: int) -> list[int]:
 
 
 def test_suit_tables_follow_suitpatterns():
-    """The kernel's per-suit tables say what search.suitpatterns says: one signature id per
+    """The kernel's per-suit tables say what search.visit.suitpatterns says: one signature id per
     interleaving, run starts as hand_runs, and the pairs they give as hand_run_pairs."""
     ids: dict[int, set] = {}
     for code in range(1 << 16):

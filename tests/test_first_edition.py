@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from search.batch import run_batch
-from search.cards import KINGS, QUEENS, Card, CardSet, Suit
-from search.rules import new_visit
-from search.rules import (
+from search.game.cards import KINGS, QUEENS, Card, CardSet, Suit
+from search.game.rules import (
     Answer,
     Debate,
     Discard,
@@ -21,8 +19,9 @@ from search.rules import (
     apply_action,
     apply_chance,
     legal_actions,
+    new_visit,
 )
-from search.tour import (
+from search.game.tour import (
     Supporter,
     TourConfig,
     finish_visit,
@@ -30,6 +29,7 @@ from search.tour import (
     start_visit,
     turn_down_choices,
 )
+from search.tours.batch import run_batch
 from tests.test_cli import assert_one_line_error, run_in_process
 
 from .helpers import STANDARD_LAYOUT
@@ -208,7 +208,7 @@ def test_one_card_visit_cost_worked_by_hand() -> None:
     (a miss by 1); the 4 lower spades and the 24 others lose to it. Expected reputation
     spent = 3/31, P(exact) = 28/31, misses (28/31, 3/31). A ♣ Jack changes nothing: using it
     on a lost debate costs the 1 that the miss would (ties go to not using it)."""
-    from search.firstedition import FirstEditionSolver
+    from search.firstedition.reference import FirstEditionSolver
 
     for jacks in [(0, 0, 0, 0), (1, 0, 0, 0)]:
         result = FirstEditionSolver().solve(CardSet.parse("5S").mask, 3, jacks, 1)
@@ -221,7 +221,7 @@ def test_spades_trump_saves_reputation_when_every_card_would_win() -> None:
     """8♥ 7♥ 6♥ 5♥ with hearts trump win all four debates whatever turns up (each beats the
     lower hearts and every non-trump): target 1 misses by 3, cost exactly 3. Making spades
     trump (cost 1) turns most of those wins into losses, so best play pays far less."""
-    from search.firstedition import FirstEditionSolver
+    from search.firstedition.reference import FirstEditionSolver
 
     hand = CardSet.parse("8H 7H 6H 5H").mask
     plain = FirstEditionSolver().solve(hand, 2, (0, 0, 0, 0), 1)
@@ -233,7 +233,7 @@ def test_spades_trump_saves_reputation_when_every_card_would_win() -> None:
 def _engine_cost(state, target: int, memo: dict) -> float:
     """Independent brute force over the rules engine: least expected reputation spent
     (abilities used plus the final miss), chance nodes by chance_outcomes."""
-    from search.rules import apply_action_unchecked, apply_chance_unchecked, chance_outcomes
+    from search.game.rules import apply_action_unchecked, apply_chance_unchecked, chance_outcomes
 
     if state.over:
         return abs(state.wins - target) + len(state.abilities_used)
@@ -265,9 +265,9 @@ def test_solver_equals_a_brute_force_over_the_engine(hand: str, trump: Suit, jac
     hands with every ability."""
     from dataclasses import replace
 
-    from search.fastfirstedition import FastFirstEditionSolver
-    from search.firstedition import FirstEditionSolver
-    from search.rules import new_visit
+    from search.firstedition.kernel import FastFirstEditionSolver
+    from search.firstedition.reference import FirstEditionSolver
+    from search.game.rules import new_visit
 
     cards = CardSet.parse(hand)
     layout = list(STANDARD_LAYOUT)
@@ -317,8 +317,8 @@ def test_odds_first_edition_reports_cost_chance_and_misses(monkeypatch, capsys) 
 def test_kernel_equals_the_reference_for_every_target(hand: str, trump: Suit, abil: tuple) -> None:
     """The compiled kernel gives the reference's cost, chance and miss distribution for
     every target (its sums run in another order: equal to rounding)."""
-    from search.fastfirstedition import FastFirstEditionSolver
-    from search.firstedition import FirstEditionSolver
+    from search.firstedition.kernel import FastFirstEditionSolver
+    from search.firstedition.reference import FirstEditionSolver
 
     mask = CardSet.parse(hand).mask
     fast, reference = FastFirstEditionSolver(), FirstEditionSolver()
@@ -334,7 +334,7 @@ def test_kernel_equals_the_reference_for_every_target(hand: str, trump: Suit, ab
 def test_kernel_memo_grows_and_keeps_its_values() -> None:
     """A solve far past the first table (4,096 slots) grows it; solving again after that
     only looks the answer up and gives the same vector."""
-    from search.fastfirstedition import FastFirstEditionSolver
+    from search.firstedition.kernel import FastFirstEditionSolver
 
     solver = FastFirstEditionSolver()
     mask = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S").mask
@@ -349,8 +349,8 @@ def test_kernel_stops_at_its_deadline() -> None:
     same solver with no deadline then finishes."""
     import time
 
-    from search.fastfirstedition import FastFirstEditionSolver
-    from search.kingdom import TimeLimitExceeded
+    from search.firstedition.kernel import FastFirstEditionSolver
+    from search.visit.reference import TimeLimitExceeded
 
     mask = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S").mask
     solver = FastFirstEditionSolver(deadline=time.perf_counter() + 0.05)
@@ -369,9 +369,9 @@ class CheckedAdvisor:
     name = "checked"
 
     def __init__(self) -> None:
-        from search.firsteditionplay import FirstEditionAdvisor
+        from search.firstedition.play import FirstEditionPolicy
 
-        self.inner = FirstEditionAdvisor()
+        self.inner = FirstEditionPolicy()
         self.actions = 0
 
     def choose_kingdom(self, tour, hand, rng):
@@ -395,8 +395,8 @@ class CheckedAdvisor:
 def test_advisor_plays_whole_first_edition_tours_legally(seed: int) -> None:
     """Every kingdom, action and payment the advisor picks is legal, and the tour ends with
     the first edition's score (kingdoms completed, R7)."""
-    from search.deal import Deal, Stream
-    from search.simulate import play_tour
+    from search.game.deal import Deal, Stream
+    from search.tours.simulate import play_tour
 
     for config in (FIRST, TourConfig(short=True, first_edition=True)):
         player = CheckedAdvisor()
@@ -409,9 +409,9 @@ def test_ranked_actions_follow_the_solver() -> None:
     """rank_actions at a visit's start: the debate and ♠ options carry the solver's costs for
     the target, cheapest first; at a waiting card every legal answer is listed alone and with
     each face-up ♣/♥, and after ♣ only answers, valued with the debate counted as won."""
-    from search.fastfirstedition import FastFirstEditionSolver
-    from search.firsteditionplay import rank_actions
-    from search.rules import UseAbility, apply_action, apply_chance
+    from search.firstedition.kernel import FastFirstEditionSolver
+    from search.firstedition.play import rank_actions
+    from search.game.rules import UseAbility, apply_action, apply_chance
 
     hand = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S")
     layout = list(STANDARD_LAYOUT)
@@ -436,11 +436,11 @@ def test_ranked_actions_follow_the_solver() -> None:
 
 def test_advisor_keeps_the_abilities_worth_most() -> None:
     """Paying a miss of 1 with ♣ ♦ ♥ ♠ face up, the advisor turns down ♦ (R7: its choice)."""
-    from search.firsteditionplay import FirstEditionAdvisor
+    from search.firstedition.play import FirstEditionPolicy
 
     visit = new_visit(CardSet.parse("AC"), 1, 1, tuple(STANDARD_LAYOUT), jacks=frozenset(Suit), first_edition=True)
     choices = [(suit,) for suit in sorted(Suit)]
-    assert FirstEditionAdvisor().choose_turn_down(None, visit, choices, None) == (D,)
+    assert FirstEditionPolicy().choose_turn_down(None, visit, choices, None) == (D,)
 
 
 # --- advise and move --variant first-edition -------------------------------------------
@@ -455,7 +455,7 @@ def test_advise_first_edition_lists_each_kingdoms_cost_and_recommends_the_least_
     J♠ and the K♠ supporter; J♦ down); the recommendation has the least net loss."""
     import json
 
-    from search.fastfirstedition import FastFirstEditionSolver
+    from search.firstedition.kernel import FastFirstEditionSolver
 
     args = ["advise", FE_HAND, "--rulers", FE_RULERS, "--supporters", "KS", "--jacks-down", "D",
             "--variant", "first-edition", "--json"]

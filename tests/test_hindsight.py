@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from search.deal import Deal, Stream
-from search.hindsight import HindsightPolicy, analyse_deal, can_hit_target
-from search.planning import AdvisorPolicy
-from search.simulate import play_tour
-from search.tour import TourConfig
+from search.game.deal import Deal, Stream
+from search.game.tour import TourConfig
+from search.tours.hindsight import HindsightPolicy, analyse_deal, can_hit_target
+from search.tours.planning_policy import PlanningPolicy
+from search.tours.simulate import play_tour
 from tests.test_cli import assert_one_line_error, run_in_process
 
 SHORT = TourConfig(short=True)
@@ -30,7 +30,7 @@ def test_a_visit_won_in_play_is_winnable_with_every_card_known(seed: int) -> Non
     advisor's own play is a witness (the same deck order, Jacks only)."""
     deal = Deal(seed, SHORT)
     tour = deal.tour()
-    for number, position, won in _visits_won(deal, AdvisorPolicy()):
+    for number, position, won in _visits_won(deal, PlanningPolicy()):
         if won and number == 1:  # the first visit sees the starting layout
             assert can_hit_target(deal, number, tour, position)
 
@@ -89,9 +89,9 @@ def test_the_best_expected_score_plan_beats_every_order() -> None:
     first miss) is the maximum over all orders of kingdoms, checked by brute force."""
     from itertools import permutations
 
-    from search.assign import Play
-    from search.cards import KINGS
-    from search.hindsight import best_expected_score
+    from search.game.cards import KINGS
+    from search.tours.assign import Play
+    from search.tours.hindsight import best_expected_score
 
     rng = Stream(4, "test-plans")
     for _ in range(20):

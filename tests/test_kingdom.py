@@ -4,26 +4,26 @@ independent brute force over the rules engine, and its own Monte Carlo playouts.
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from dataclasses import replace
+from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
-from search.cards import FULL_MASK, CardSet, Ruler, Suit
-from search.deal import Stream
-from search.kingdom import MAX_NEED, Abilities, KingdomSolver
-from search.montecarlo import play_policy
-from search.odds import (
-    InvalidPositionError,
-    Position,
-    _root,
-    make_position,
-    solve_kingdom,
+from search.game.cards import FULL_MASK, CardSet, Ruler, Suit
+from search.game.deal import Stream
+from search.game.rules import (
+    VisitState,
+    apply_action_unchecked,
+    apply_chance_unchecked,
+    chance_outcomes,
+    legal_actions,
 )
-from search.rules import VisitState, apply_action_unchecked, apply_chance_unchecked, chance_outcomes, legal_actions
-from search.stats import wilson_interval
+from search.infra.stats import wilson_interval
+from search.visit.estimate import play_policy
+from search.visit.position import InvalidPositionError, Position, make_position, root_state
+from search.visit.reference import Abilities, KingdomSolver
+from search.visit.solve import solve_kingdom
 
 from .helpers import reference_file
 
@@ -209,7 +209,7 @@ def test_playouts_of_the_solvers_policy_agree_with_its_value():
     value = solve_kingdom(position, solver=solver).chance
     runs = 1500
     hits = sum(
-        play_policy(solver, _root(position), 4, Stream(5, "check", i), fallback=False) == 4
+        play_policy(solver, root_state(position), 4, Stream(5, "check", i), fallback=False) == 4
         for i in range(runs)
     )
     low, high = wilson_interval(hits, runs, z=3.29)
@@ -271,10 +271,10 @@ def test_too_many_rulers_of_a_suit_is_refused():
 
 def test_position_from_an_engine_visit_offers_commerce_discards_and_answers():
     """Mid-visit positions from the rules engine: Commerce's discard choice, then the answers."""
-    from search.deal import Deal
-    from search.odds import position_from_visit
-    from search.rules import Debate, Discard, UseAbility, apply_action, apply_chance
-    from search.tour import start_visit
+    from search.game.deal import Deal
+    from search.game.rules import Debate, Discard, UseAbility, apply_action, apply_chance
+    from search.game.tour import start_visit
+    from search.visit.position import position_from_visit
 
     deal = Deal(3)
     visit = start_visit(deal.tour(), deal.hand(1), 2)

@@ -7,10 +7,11 @@ from itertools import combinations
 
 import pytest
 
-from search.advice import AmbiguousPilesError, place_seen
-from search.cards import Card, CardSet, Suit
-from search.kingdom import Abilities
-from search.odds import Position, solve_kingdom
+from search.game.cards import Card, CardSet, Suit
+from search.tours.advice import AmbiguousPilesError, place_seen
+from search.visit.position import Position
+from search.visit.reference import Abilities
+from search.visit.solve import solve_kingdom
 from tests.test_cli import SUIT_SYMBOLS, assert_one_line_error, run_in_process
 
 R = "K♣ Q♥ K♠ Q♦ K♥ Q♣ K♦ Q♠"

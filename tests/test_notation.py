@@ -34,7 +34,7 @@ from advisor.notation import (
     suit_str,
     suit_text,
 )
-from search.cards import CARDS, RULERS, SUITS, Card, CardSet, Ruler, Suit
+from search.game.cards import CARDS, RULERS, SUITS, Card, CardSet, Ruler, Suit
 
 C, D, H, S = Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES
 

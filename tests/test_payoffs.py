@@ -7,10 +7,16 @@ from functools import lru_cache
 
 import pytest
 
-from search.cards import CardSet, Suit
-from search.kingdom import Abilities, KingdomSolver
-from search.payoffs import Payoffs, PayoffSolver
-from search.rules import VisitState, apply_action_unchecked, apply_chance_unchecked, chance_outcomes, legal_actions
+from search.game.cards import CardSet, Suit
+from search.game.rules import (
+    VisitState,
+    apply_action_unchecked,
+    apply_chance_unchecked,
+    chance_outcomes,
+    legal_actions,
+)
+from search.visit.payoffs import Payoffs, PayoffSolver
+from search.visit.reference import Abilities, KingdomSolver
 from tests.test_kingdom import engine_state, small_states
 
 
@@ -88,8 +94,8 @@ def test_a_supporter_worth_less_than_its_point_stays_unused() -> None:
 def _last_trump_visit(supporter: str = "QH"):
     """3♥ alone in hand with hearts trump, no win wanted, the Jacks turned this visit and a
     ♥ supporter face up."""
-    from search.cards import Ruler
-    from search.rules import new_visit
+    from search.game.cards import Ruler
+    from search.game.rules import new_visit
     from tests.helpers import STANDARD_LAYOUT
 
     layout = list(STANDARD_LAYOUT)
@@ -104,8 +110,8 @@ def _last_trump_visit(supporter: str = "QH"):
 def test_payoff_action_spends_a_supporter_only_when_worth_its_point(success, failure, spends) -> None:
     """With the ♥ supporter the visit succeeds for sure at the price of a point; debating
     succeeds with 5/31. 10/4: 9 against 4.97, spend; 4.5/4: 3.5 against 4.08, debate."""
-    from search.rules import Debate, UseAbility
-    from search.supporters import BudgetedPayoffSolver, payoff_action, payoffs_for
+    from search.game.rules import Debate, UseAbility
+    from search.tours.supporters import BudgetedPayoffSolver, payoff_action, payoffs_for
 
     visit = _last_trump_visit()
     action = payoff_action(BudgetedPayoffSolver(payoffs_for(success, failure, visit)), visit)
@@ -118,7 +124,7 @@ def test_payoff_action_spends_a_supporter_only_when_worth_its_point(success, fai
 def test_payoff_action_gives_way_past_its_budget() -> None:
     """A search that would expand more states than its budget returns None (the plain policy
     then decides), the same way on every machine."""
-    from search.supporters import BudgetedPayoffSolver, payoff_action, payoffs_for
+    from search.tours.supporters import BudgetedPayoffSolver, payoff_action, payoffs_for
 
     visit = replace(_last_trump_visit(), hand=CardSet.parse("3H 5C 7D 2S"), jacks=frozenset(Suit))
     visit = replace(visit, deck=CardSet.full() - visit.hand, target=2)
@@ -147,10 +153,10 @@ def test_the_coach_spends_a_supporter_to_save_the_tour() -> None:
     hearts trump and the target already reached, the Jacks turned, Q♥ won earlier and face up:
     debating fails unless 4♥-8♥ turn up (5/31), ending the tour; Diplomacy with Q♥ keeps the
     whole rest of the tour for a point, so it is the advice."""
-    from search.cards import Ruler
-    from search.rules import UseAbility, new_visit
-    from search.supporters import score_best_action
-    from search.tour import tour_between_visits
+    from search.game.cards import Ruler
+    from search.game.rules import UseAbility, new_visit
+    from search.game.tour import tour_between_visits
+    from search.tours.supporters import score_best_action
     from tests.helpers import STANDARD_LAYOUT
 
     queen = Ruler("Q", Suit.HEARTS)

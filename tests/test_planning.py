@@ -8,13 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from search.batch import CHUNK_TOURS, BatchError, run_batch
-from search.cards import KINGS, CardSet, Suit
-from search.deal import Deal, Stream, derive_seed
-from search.odds import make_position, solve_kingdom
-from search.planning import WIN_POINTS, AdvisorPolicy, PlanningTable, TourPlanner
-from search.rules import apply_action, apply_chance, legal_actions
-from search.tour import TourConfig, finish_visit, start_visit, tour_between_visits
+from search.game.cards import KINGS, Suit
+from search.game.deal import Deal, Stream, derive_seed
+from search.game.rules import apply_action, apply_chance, legal_actions
+from search.game.tour import TourConfig, finish_visit, start_visit, tour_between_visits
+from search.tours.batch import CHUNK_TOURS, BatchError, run_batch
+from search.tours.planning import WIN_POINTS, PlanningTable, TourPlanner
+from search.tours.planning_policy import PlanningPolicy
+from search.visit.position import make_position
+from search.visit.solve import solve_kingdom
 from tests.test_cli import assert_one_line_error, run_in_process
 
 SWEEP = Path(__file__).resolve().parents[1] / "sweeps" / "none-summary.json"
@@ -79,7 +81,7 @@ def test_a_choice_is_valued_with_the_exact_chance_of_the_hand_drawn() -> None:
 
 def test_the_advisor_plays_only_legal_moves() -> None:
     """Three seeded tours through the checked rules engine: every choice is legal."""
-    policy = AdvisorPolicy(TourPlanner(PlanningTable(hands=16, seed=2)))
+    policy = PlanningPolicy(TourPlanner(PlanningTable(hands=16, seed=2)))
     for index in range(3):
         deal = Deal(derive_seed(11, index), TourConfig(short=True))
         rng = Stream(11, "policy", index)

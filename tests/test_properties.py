@@ -12,10 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from search.cards import CARDS, KINGS, RULERS, CardSet, Suit
-from search.deal import DEAL_SCHEME, Deal, Stream
-from search.policies import POLICIES, make_policy
-from search.rules import (
+from search.game.cards import CARDS, KINGS, RULERS, CardSet, Suit
+from search.game.deal import DEAL_SCHEME, Deal, Stream
+from search.game.rules import (
     Answer,
     Debate,
     Discard,
@@ -31,8 +30,9 @@ from search.rules import (
     legal_actions,
     new_visit,
 )
-from search.simulate import play_tour
-from search.tour import HAND_SIZE, TourConfig, start_visit
+from search.game.tour import HAND_SIZE, TourConfig, start_visit
+from search.tours.registry import POLICIES, make_policy
+from search.tours.simulate import play_tour
 
 PROPERTY = settings(
     max_examples=60,
@@ -372,7 +372,7 @@ def test_stream_shuffle_is_a_reproducible_permutation(seed: int, path: list, ite
 def test_deal_1_golden_first_hand_and_layout() -> None:
     """Deal: seed 1's layout and first hand are pinned; changing them must bump DEAL_SCHEME."""
     # Computed once with DEAL_SCHEME 1. A change here changes every published deal and every
-    # simulated batch: bump search.deal.DEAL_SCHEME and update these strings together.
+    # simulated batch: bump search.game.deal.DEAL_SCHEME and update these strings together.
     assert DEAL_SCHEME == 1
     deal = Deal(1)
     assert " ".join(str(ruler) for ruler in deal.layout()) == "Q♥ Q♠ K♥ Q♦ Q♣ K♦ K♠ K♣"

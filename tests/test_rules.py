@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from search.cards import CARDS, KINGS, RULERS, Card, CardSet, Ruler, Suit
-from search.deal import Deal
-from search.rules import (
+from search.game.cards import CARDS, KINGS, RULERS, Card, CardSet, Ruler, Suit
+from search.game.deal import Deal
+from search.game.rules import (
     Answer,
     Debate,
     Discard,
@@ -20,7 +20,7 @@ from search.rules import (
     legal_answers,
     wins_debate,
 )
-from search.tour import Supporter, TourConfig, finish_visit, new_tour, start_visit
+from search.game.tour import Supporter, TourConfig, finish_visit, new_tour, start_visit
 
 from .helpers import STANDARD_LAYOUT, cards, visit
 

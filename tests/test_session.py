@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from advisor.session import Session, SessionError, create, encode_action, load, save
-from search.deal import Deal
-from search.rules import apply_action, apply_chance, legal_actions
-from search.tour import TourConfig, finish_visit, start_visit
+from advisor.session import Session, SessionError, create, encode_action, load
+from search.game.deal import Deal
+from search.game.rules import apply_action, apply_chance, legal_actions
+from search.game.tour import TourConfig, finish_visit, start_visit
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20261130

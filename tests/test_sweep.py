@@ -1,4 +1,4 @@
-"""Sweeps (search.sweep, ``emissary sweep``): hand classes, values, chunk files, resume,
+"""Sweeps (search.sweep.runner, ``emissary sweep``): hand classes, values, chunk files, resume,
 executors and bad input. The full sweep is not run here (see README, "Sweeps")."""
 
 from __future__ import annotations
@@ -18,15 +18,14 @@ import numpy as np
 import pytest
 
 from advisor.sweep_tables import overall_entries
-from search.cards import FULL_MASK
-from search.handclasses import (
+from search.game.cards import FULL_MASK
+from search.sweep.handclasses import (
     canonical_hands,
     permute_masks,
     random_hand,
     role_preserving_permutations,
 )
-from search.odds import make_solver
-from search.sweep import (
+from search.sweep.runner import (
     MANIFEST,
     SUMMARY,
     SweepError,
@@ -39,7 +38,8 @@ from search.sweep import (
     run_sweep,
     write_atomically,
 )
-from search.sweepsummary import summarise
+from search.sweep.summary import summarise
+from search.visit.solvers import make_solver
 
 from .helpers import process_fields
 from .test_cli import assert_one_line_error, run_in_process

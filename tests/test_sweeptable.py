@@ -7,12 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from search.cards import CARDS, FULL_MASK, CardSet
-from search.deal import Stream
-from search.handclasses import permute_masks
-from search.odds import make_solver
-from search.planning import PlanningTable
-from search.sweeptable import SweepError, SweepLookup, canonical_masks
+from search.game.cards import CARDS, FULL_MASK, CardSet
+from search.game.deal import Stream
+from search.sweep.handclasses import permute_masks
+from search.sweep.lookup import SweepError, SweepLookup, canonical_masks
+from search.tours.planning import PlanningTable
+from search.visit.solvers import make_solver
 
 SWEEP = Path(__file__).resolve().parents[1] / "sweeps" / "none"
 HANDS = np.array([CardSet(Stream(5, "lookup", i).shuffle(CARDS)[:8]).mask for i in range(300)], dtype=np.uint64)

@@ -1,4 +1,4 @@
-"""Process pools (search.workers): workers end with the process that started them."""
+"""Process pools (search.infra.workers): workers end with the process that started them."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from search.workers import process_pool
+from search.infra.workers import process_pool
 
 from .helpers import process_fields
 
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PARENT = textwrap.dedent(
     """
     import os, sys, time
-    from search.workers import process_pool
+    from search.infra.workers import process_pool
 
     if __name__ == "__main__":
         pool = process_pool(1, sys.argv[1])

@@ -1,0 +1,81 @@
+"""The ``coach`` and ``review`` commands: a whole tour coached step by step, and its review."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from search.game import TourConfig
+
+from .options import (
+    AsciiOption,
+    PublishedOption,
+    ShortOption,
+    VariantOption,
+    check_seconds,
+    check_seed,
+    check_variant,
+    new_console,
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``coach`` and ``review`` to the ``emissary`` app."""
+    app.command("coach")(coach)
+    app.command("review")(review)
+
+
+def coach(
+    session: Annotated[
+        str, typer.Option("--session", help="Session file: created if new, resumed if it exists.")
+    ] = "emissary-session.json",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Practice on a seeded deal instead of real cards.")
+    ] = None,
+    short: ShortOption = False,
+    published_rules: PublishedOption = False,
+    variant: VariantOption = "standard",
+    advice: Annotated[
+        bool, typer.Option("--advice/--no-advice", help="Show the advice at every decision.")
+    ] = True,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            help="Seconds for each piece of advice (a kingdom table or a ranking); past it, estimates.",
+        ),
+    ] = 5.0,
+    ascii: AsciiOption = False,
+) -> None:
+    """Coach a whole tour step by step; every step is saved to the session file."""
+    from pathlib import Path
+
+    from . import coach as coaching
+
+    check_seconds(time_limit, "--time-limit")
+    first_edition = check_variant(variant)
+    if seed is not None:
+        check_seed(seed)
+    console = new_console()
+    coaching.run(
+        Path(session),
+        seed,
+        TourConfig(short=short, published_rules=published_rules, first_edition=first_edition),
+        console,
+        console.input,
+        advice=advice,
+        time_limit=time_limit,
+        ascii=ascii,
+    )
+
+
+def review(
+    session: Annotated[str, typer.Argument(help="A coach session file.")],
+    ascii: AsciiOption = False,
+) -> None:
+    """Review a coached tour: each decision, the advice, what was played and what it cost."""
+    from . import coach as coaching
+    from .session import load
+
+    new_console().print(coaching.review_view(load(session), ascii))

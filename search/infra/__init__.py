@@ -1,0 +1,33 @@
+"""Plumbing every layer shares: statistics, atomic files, process pools, and the compiled
+helpers of the kernels (loaded only when asked for, since they import numba)."""
+
+from __future__ import annotations
+
+from .files import CannotCreateError, fsync_directory, write_atomically, write_temp
+from .stats import mean_interval, wilson_interval
+from .workers import process_pool
+
+# Loaded on first use: these modules import numba, which takes most of a second.
+_JIT = {"lowbit_index", "pointer", "popcount"}
+
+
+def __getattr__(name: str):
+    """A compiled module's name, imported when first asked for."""
+    if name in _JIT:
+        from . import jit
+
+        return getattr(jit, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+__all__ = [
+    "CannotCreateError",
+    "fsync_directory",
+    "lowbit_index",
+    "mean_interval",
+    "pointer",
+    "popcount",
+    "process_pool",
+    "wilson_interval",
+    "write_atomically",
+    "write_temp",
+]

@@ -1,0 +1,28 @@
+"""The exhaustive sweep: every hand class at every kingdom, in chunks written atomically,
+on a process pool or a Dask cluster (:mod:`.runner`), its summary and lookup table."""
+
+from __future__ import annotations
+
+from .lookup import SweepError
+from .runner import (
+    DEFAULT_CHUNK_SIZE,
+    SUMMARY,
+    MissingExtraError,
+    SweepSpec,
+    chunk_counts,
+    open_executor,
+    read_summary,
+    run_sweep,
+)
+
+__all__ = [
+    "chunk_counts",
+    "DEFAULT_CHUNK_SIZE",
+    "MissingExtraError",
+    "open_executor",
+    "read_summary",
+    "run_sweep",
+    "SUMMARY",
+    "SweepError",
+    "SweepSpec",
+]

@@ -1,0 +1,47 @@
+"""Whole tours: the tour value (:mod:`.planning`), the policies that play tours
+(:mod:`.registry`), advice for a kingdom or a move (:mod:`.advice`), simulation and
+batches, hindsight bounds and the CP-SAT assignment of hands to kingdoms."""
+
+from __future__ import annotations
+
+from .advice import (
+    COLUMNS,
+    AmbiguousPilesError,
+    Chance,
+    Move,
+    MoveAdvice,
+    VisitAdvice,
+    advise_visit,
+    place_seen,
+    rank_moves,
+    visit_abilities,
+    visit_position,
+)
+from .batch import BatchError, run_batch
+from .hindsight import DealAnalysis, analyse_deal
+from .registry import FIRST_EDITION_POLICIES, POLICIES, make_policy
+from .simulate import SimulationResult
+from .supporters import score_best_action
+
+__all__ = [
+    "advise_visit",
+    "AmbiguousPilesError",
+    "analyse_deal",
+    "BatchError",
+    "Chance",
+    "COLUMNS",
+    "DealAnalysis",
+    "FIRST_EDITION_POLICIES",
+    "make_policy",
+    "Move",
+    "MoveAdvice",
+    "place_seen",
+    "POLICIES",
+    "rank_moves",
+    "run_batch",
+    "score_best_action",
+    "SimulationResult",
+    "visit_abilities",
+    "visit_position",
+    "VisitAdvice",
+]

@@ -1,0 +1,569 @@
+"""Advice from a tour under way: which kingdom to visit, and what to do mid-visit (RULINGS.md §7).
+
+Which kingdom. :func:`advise_visit` takes the tour between visits and the cards just drawn
+and gives every unvisited kingdom's chance of hitting its target under seven ability sets
+(:data:`COLUMNS`): none, each Jack alone, all four Jacks, and all Jacks with the unused
+supporters. It recommends by *tour value* (:mod:`search.tours.planning`): the expected final
+score (or chance of a perfect tour) if the kingdom is visited now, which weighs what each
+choice leaves for the later visits.
+
+Solves are shared. A solve gives the chance of every target at once (its vector over wins
+still needed), and a kingdom's Politics pool is the suits of the *other* unvisited rulers,
+the same for two kingdoms whose rulers share a suit (K♣ and Q♣). So one solver serves every
+kingdom with the same trump, ability counts and pool, and keeps its memo for all of them.
+The time limit is the whole table's: exact solves first, cheap ability sets first, and what
+they cannot finish in their share becomes a Monte Carlo estimate (flagged, with a 95%
+interval, see :mod:`search.visit.estimate`); the other kingdoms a timed-out solve serves are then
+estimated directly rather than searched again.
+
+What now. :func:`rank_moves` takes a visit as the player sees it (:func:`visit_position`)
+and ranks every option open now: each legal answer while a ruler's card waits, each choice of
+Commerce's discards once its cards are drawn (R3), otherwise debating now or each usable
+ability (Politics once per kingdom it can swap with).
+
+Seen cards. An exact answer needs the cards out of the deck, and which of them may come back:
+the discard pile is shuffled into a new deck when the deck runs out (R1), the scoring pile
+never is. A player who kept the piles together knows only how many cards were won;
+:func:`place_seen` splits such cards, which is exact whenever the deck cannot run out.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..game import Card, CardSet, Ruler, Suit, TourState
+from ..infra import process_pool
+from ..visit import (
+    Abilities,
+    InvalidPositionError,
+    KingdomResult,
+    KingdomSolver,
+    Option,
+    Position,
+    TimeLimitExceeded,
+    estimate_kingdom,
+    make_position,
+    make_solver,
+    option_of_label,
+    root_options,
+    root_state,
+    solve_exact,
+    warm_up,
+)
+from .planning import TourPlanner, TourValue
+
+COLUMNS = ("none", "H", "C", "S", "D", "jacks", "all")
+"""The ability sets of :func:`advise_visit`: none, each Jack alone (by suit letter), all four
+Jacks, and all Jacks with the unused supporters."""
+
+# Cheap ability sets first, so that early progress is quick. "all" before "jacks": with no
+# unused supporter they are one solve, and "all" needs the full result (its distribution).
+_ORDER = ("none", "H", "S", "C", "D", "all", "jacks")
+
+EXACT_SHARE = 0.5
+"""The share of advise_visit's time limit the exact solves may use; estimates get the rest."""
+
+ESTIMATE_PLAYOUTS = 50
+"""Playouts an estimate in advise_visit makes at least, whatever its share of the time."""
+
+FORCED_SECONDS = 1.0
+"""Seconds :func:`rank_moves` spends estimating a position with one legal answer."""
+
+OPTION_PLAYOUTS = 10
+"""Playouts each option's estimate makes at least in :func:`estimate_options`."""
+
+ESTIMATE_WORKERS = 2
+"""Processes that share advise_visit's estimates (no more than the machine's cores)."""
+
+Progress = Callable[[int, int, str, int], None]
+"""Called as ``progress(done, total, column, position)`` before each step and once at the end."""
+
+
+class AmbiguousPilesError(InvalidPositionError):
+    """Seen cards that must be told apart, since the deck may run out (R1)."""
+
+
+@dataclass(frozen=True)
+class Chance:
+    """A chance, exact or a Monte Carlo estimate with its 95% interval."""
+
+    value: float
+    estimate: bool = False
+    interval: tuple[float, float] | None = None
+    playouts: int = 0
+
+    @classmethod
+    def of(cls, result: KingdomResult) -> Chance:
+        """The chance a solve reports."""
+        return cls(result.chance, result.estimate, result.interval, result.playouts)
+
+
+@dataclass(frozen=True)
+class KingdomAdvice:
+    """One unvisited kingdom: its chance under each ability set of :data:`COLUMNS`."""
+
+    position: int
+    ruler: Ruler
+    target: int
+    chances: tuple[Chance, ...]  # in the order of COLUMNS
+    distribution: tuple[float, ...]  # P(wins = j) under best play with every ability
+    tour_value: TourValue | None = None  # the tour's worth if this kingdom is visited now
+
+    @property
+    def trump(self) -> Suit:
+        """The ruler's suit."""
+        return self.ruler.suit
+
+    def chance(self, column: str) -> Chance:
+        """The chance under one ability set, named as in :data:`COLUMNS`."""
+        return self.chances[COLUMNS.index(column)]
+
+
+@dataclass(frozen=True)
+class VisitAdvice:
+    """Every unvisited kingdom, left to right, and the one to visit: the best tour value
+    (see :mod:`search.tours.planning`)."""
+
+    hand: CardSet
+    kingdoms: tuple[KingdomAdvice, ...]
+    recommended: KingdomAdvice
+    solves: int  # exact solves run (each serves every kingdom of its trump)
+    estimates: int  # Monte Carlo estimates run
+    seconds: float
+
+
+@dataclass
+class _Solve:
+    """One solver for a (trump, abilities, pool), with what it has found."""
+
+    solver: KingdomSolver | None  # None once no later cell can use its memo
+    limit: float | None = None  # seconds for each query, set when it first runs
+    started: bool = False
+    needs: tuple[float, ...] | None = None  # chance of j more wins, j = 0..8
+    timed_out: bool = False
+    results: dict[int, KingdomResult] = field(default_factory=dict)  # full results by target
+
+
+def column_abilities(
+    column: str, unused: Sequence[Ruler]
+) -> tuple[tuple[Suit, ...], tuple[Suit, ...]]:
+    """The Jacks and supporter suits of one ability set of :data:`COLUMNS`."""
+    if column == "none":
+        return (), ()
+    if column == "jacks":
+        return tuple(Suit), ()
+    if column == "all":
+        return tuple(Suit), tuple(r.suit for r in unused)
+    return (Suit.from_letter(column),), ()
+
+
+def politics_pool(tour: TourState, position: int) -> tuple[Suit, ...]:
+    """The suits Politics may bring to kingdom ``position``: the other unvisited rulers'."""
+    return tuple(
+        ruler.suit
+        for index, ruler in enumerate(tour.rulers)
+        if ruler is not None and index + 1 != position
+    )
+
+
+def advise_visit(
+    tour: TourState,
+    hand: CardSet,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+    objective: str = "score",
+) -> VisitAdvice:
+    """Each unvisited kingdom's chance with ``hand`` under every ability set, its tour value
+    (``objective``: expected final score or chance of a perfect tour), and the kingdom with
+    the best tour value.
+
+    ``time_limit`` is the whole table's budget in seconds (None: exact, however long). The
+    exact solves share the first :data:`EXACT_SHARE` of it, cheap ability sets first, each
+    solve given an equal part of what is left when it starts (see :func:`_tier`); the cells
+    still open then become Monte Carlo estimates sharing the rest on a process pool, at
+    least :data:`ESTIMATE_PLAYOUTS` playouts each. Loading the compiled kernel is not
+    counted.
+    """
+    warm_up()
+    started = time.perf_counter()
+    if tour.over:
+        raise InvalidPositionError("the tour is over: no kingdom is left to visit")
+    positions = tour.unvisited
+    cells = [(column, p) for column in _ORDER for p in positions]
+    states = {cell: _cell_position(tour, hand, *cell) for cell in cells}
+    keys = {cell: _solve_key(state) for cell, state in states.items()}
+    exact_end = None if time_limit is None else started + EXACT_SHARE * time_limit
+    solves: dict[tuple, _Solve] = {}
+    found: dict[tuple[str, int], KingdomResult | float] = {}
+    total = len(cells)
+    for done, cell in enumerate(cells):
+        if progress:
+            progress(done, total, *cell)
+        key = keys[cell]
+        solve = solves.setdefault(key, _Solve(make_solver()))
+        if not solve.started:
+            solve.started = True
+            if exact_end is not None:
+                waiting = {keys[c] for c in cells[done + 1 :] if _tier(keys[c]) == _tier(key)}
+                waiting -= {k for k, s in solves.items() if s.started}
+                solve.limit = max(0.0, exact_end - time.perf_counter()) / (len(waiting) + 1)
+        value = _exact(solve, states[cell], full=cell[0] == "all")
+        if value is not None:
+            found[cell] = value
+        if all(keys[c] != key for c in cells[done + 1 :]):
+            solve.solver = None  # done with its memo; what it found stays
+    open_cells = [cell for cell in cells if cell not in found]
+    queries: dict[tuple, list] = {}  # one estimate per (solve, target), shared by its cells
+    for cell in open_cells:
+        queries.setdefault((keys[cell], states[cell].target), []).append(cell)
+    if progress and open_cells:
+        progress(total - len(open_cells), total, "estimates", 0)
+    seconds = None
+    if time_limit is not None:
+        seconds = max(0.0, started + time_limit - time.perf_counter())
+    estimated = estimate_all([states[group[0]] for group in queries.values()], seconds)
+    for group, result in zip(queries.values(), estimated):
+        for cell in group:
+            found[cell] = result
+    if progress:
+        progress(total, total, "", 0)
+    values = TourPlanner(objective=objective).after_choice(tour, hand)
+    kingdoms = tuple(
+        KingdomAdvice(
+            position=p,
+            ruler=tour.rulers[p - 1],
+            target=tour.config.target(p),
+            chances=tuple(_cell_chance(found[c, p]) for c in COLUMNS),
+            distribution=found["all", p].distribution,
+            tour_value=values[p][1],
+        )
+        for p in positions
+    )
+    best = kingdoms[0]
+    for kingdom in kingdoms[1:]:  # ties go to the leftmost kingdom
+        if kingdom.tour_value.value > best.tour_value.value:
+            best = kingdom
+    return VisitAdvice(
+        hand=hand,
+        kingdoms=kingdoms,
+        recommended=best,
+        solves=sum(s.needs is not None for s in solves.values()),
+        estimates=len(queries),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _tier(key: tuple) -> int:
+    """How costly a solve is: 0 with no drawing ability, 1 with one draw, 2 with more. A solve
+    shares the exact time left with the solves of its tier not started yet: later tiers get
+    what earlier ones leave."""
+    counts = key[1]
+    return min(2, counts[Suit.CLUBS] + counts[Suit.DIAMONDS])
+
+
+def _cell_position(tour: TourState, hand: CardSet, column: str, position: int) -> Position:
+    jacks, supporters = column_abilities(column, tour.unused_supporters)
+    return make_position(
+        hand,
+        tour.rulers[position - 1].suit,
+        tour.config.target(position),
+        jacks=jacks,
+        supporters=supporters,
+        pool=politics_pool(tour, position),
+    )
+
+
+def _solve_key(position: Position) -> tuple:
+    abilities = position.abilities
+    pool = abilities.pool if abilities.counts[Suit.SPADES] else ()
+    return (position.trump, abilities.counts, pool)
+
+
+def estimate_all(
+    positions: list[Position],
+    seconds: float | None,
+    forced: list | None = None,
+    least: int = ESTIMATE_PLAYOUTS,
+) -> list[KingdomResult]:
+    """Monte Carlo estimates of ``positions`` sharing ``seconds`` of wall time (None: about
+    a second each), at least ``least`` playouts each, on a process pool of up to
+    :data:`ESTIMATE_WORKERS` workers; ``forced`` gives each estimate's first decision (see
+    :func:`search.visit.estimate.play_policy`)."""
+    if not positions:
+        return []
+    count = len(positions)
+    workers = min(ESTIMATE_WORKERS, os.cpu_count() or 1, count)
+    rounds = -(-count // workers)  # each worker's share of the estimates
+    args = ([None if seconds is None else seconds / rounds] * count, forced or [None] * count, [least] * count)
+    if workers == 1:
+        return list(map(_estimate, positions, *args))
+    with process_pool(workers, "fork") as pool:  # workers inherit the loaded kernel
+        return list(pool.map(_estimate, positions, *args))
+
+
+def _estimate(position: Position, seconds: float | None, forced: tuple | None, least: int) -> KingdomResult:
+    return estimate_kingdom(
+        position, seconds=seconds, started=time.perf_counter(), min_playouts=least, forced=forced
+    )
+
+
+def _cell_chance(value: KingdomResult | float) -> Chance:
+    return Chance.of(value) if isinstance(value, KingdomResult) else Chance(value)
+
+
+def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | float | None:
+    """The exact chance for this target (with ``full``, the full result: options and
+    distribution), or None once the solve has passed its time limit."""
+    if solve.timed_out:
+        return None
+    if not full and solve.needs is not None:
+        return solve.needs[position.need]
+    known = solve.results.get(position.target)
+    if known is not None:
+        return known if full else known.chance
+    solver = solve.solver or make_solver()
+    if solve.limit is not None:
+        solver.deadline = time.perf_counter() + solve.limit
+    try:
+        if full:
+            result = solve_exact(solver, position, time.perf_counter())
+            solve.results[position.target] = result
+            solve.needs = result.needs
+            return result
+        vectors = [value for _, value, _ in root_options(solver, position)]
+        needs = tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
+        solve.needs = tuple(float(v) for v in needs)
+        return solve.needs[position.need]
+    except TimeLimitExceeded:
+        solve.timed_out, solve.solver = True, None  # never searched again: free its memo
+        return None
+    finally:
+        solver.deadline = None
+
+
+def estimate_options(position: Position, seconds: float | None) -> list[tuple[Option, KingdomResult]]:
+    """Every option open at ``position`` (not a pending discard) with a Monte Carlo estimate of
+    its chance: the fallback policy after that first decision, each option given an equal
+    share of ``seconds`` (at least :data:`OPTION_PLAYOUTS` playouts). Playout i of every
+    option sees the same deck order (common random numbers); options that draw cards play
+    slower, so they get fewer playouts and wider intervals."""
+    hand, deck, disc, trump, abil, pool = root_state(position)
+    labelled: list[tuple[Option, tuple]] = []
+    if position.waiting is not None:
+        for card in position.hand.of_suit(position.waiting.suit) or position.hand:
+            labelled.append((Option("answer", card=card), ("answer", card.index)))
+    else:
+        for label, _ in make_solver().options(hand, deck, disc, trump, abil, pool):
+            labelled.append((option_of_label(label), label))
+    positions, labels = [position] * len(labelled), [label for _, label in labelled]
+    results = estimate_all(positions, seconds, labels, OPTION_PLAYOUTS)
+    return [(option, result) for (option, _), result in zip(labelled, results)]
+
+
+# --- mid-visit -----------------------------------------------------------------------------
+
+
+def visit_abilities(tour: TourState, kingdom: int, jacks_used: Sequence[Suit] = ()) -> Abilities:
+    """The abilities left in a visit to ``kingdom``: Jacks not yet used this visit, unused
+    supporters, and the other unvisited rulers' suits for Politics."""
+    _check_kingdom(tour, kingdom)
+    if len(set(jacks_used)) != len(jacks_used):
+        raise InvalidPositionError("each Jack can be used once a visit: a suit is listed twice")
+    jacks = [s for s in Suit if s not in jacks_used]
+    supporters = [r.suit for r in tour.unused_supporters]
+    return Abilities.of(jacks, supporters, politics_pool(tour, kingdom))
+
+
+def _check_kingdom(tour: TourState, kingdom: int) -> None:
+    if kingdom not in tour.unvisited:
+        left = ", ".join(map(str, tour.unvisited))
+        raise InvalidPositionError(f"kingdom {kingdom} is not being visited: unvisited are {left}")
+
+
+def visit_position(
+    tour: TourState,
+    kingdom: int,
+    hand: CardSet,
+    discard: CardSet = CardSet(),
+    scoring: CardSet = CardSet(),
+    waiting: Card | None = None,
+    jacks_used: Sequence[Suit] = (),
+    discarding: bool = False,
+) -> Position:
+    """The visit to ``kingdom`` as the player sees it, with the ruler lying there now (after
+    any Politics swap) as trump; ``discarding`` once Commerce has drawn (R3); checked."""
+    abilities = visit_abilities(tour, kingdom, jacks_used)
+    ruler = tour.rulers[kingdom - 1]
+    position = Position(
+        hand=hand,
+        trump=ruler.suit,
+        target=tour.config.target(kingdom),
+        abilities=abilities,
+        discard=discard,
+        scoring=scoring,
+        waiting=waiting,
+        discarding=discarding,
+    )
+    position.validate()
+    return position
+
+
+def place_seen(
+    hand: CardSet,
+    seen: CardSet,
+    wins: int,
+    abilities: Abilities,
+    waiting: Card | None = None,
+) -> tuple[CardSet, CardSet]:
+    """Split cards seen in the discard and scoring piles together into (discard, scoring).
+
+    Only how many were won is known. Which ones matters only if the deck can run out before
+    the visit ends, since the discard pile then comes back and the scoring pile does not
+    (R1). The won cards are taken from the non-clubs first, which leaves the most clubs to
+    come back, the widest case of the solver's test; if even so the deck cannot run out, any
+    split gives the same answer. Otherwise :class:`AmbiguousPilesError`.
+    """
+    if hand & seen:
+        raise InvalidPositionError(
+            f"{(hand & seen).ascii()} cannot be both in your hand and among the seen cards"
+        )
+    if waiting is not None and waiting in seen:
+        raise InvalidPositionError(f"the waiting card {waiting.ascii()} is among the seen cards")
+    if not 0 <= wins <= len(seen):
+        cards = "card" if len(seen) == 1 else "cards"
+        raise InvalidPositionError(
+            f"{wins} debates won but {len(seen)} {cards} seen: each winning card lies in the "
+            "scoring pile"
+        )
+    ordered = sorted(seen, key=lambda card: (card.suit is Suit.CLUBS, card.index))
+    scoring = CardSet(ordered[:wins])
+    discard = seen - scoring
+    if 0 < wins < len(seen):
+        waiting_set = CardSet([waiting]) if waiting else CardSet()
+        deck = CardSet.full() - hand - seen - waiting_set
+        returns = (discard | waiting_set).mask
+        if make_solver().reshuffle_possible(hand.mask, deck.mask, returns, abilities.counts):
+            raise AmbiguousPilesError(
+                "the deck may run out before the visit ends, and then the discard pile comes "
+                "back but won cards do not (R1): the two piles must be given apart"
+            )
+    return discard, scoring
+
+
+@dataclass(frozen=True)
+class Move:
+    """One option open now, with its chance and its loss against the best option."""
+
+    option: Option  # kind "debate", "answer", "ability" or "discard"
+    chance: float
+    loss: float
+    source: Ruler | None = None  # the supporter lending the ability; None: the Jack (or none)
+    swap_with: int | None = None  # Politics: the kingdom whose ruler comes here
+    interval: tuple[float, float] | None = None  # the 95% interval of an estimated chance
+
+    @property
+    def estimate(self) -> bool:
+        """Whether the chance is a Monte Carlo estimate."""
+        return self.interval is not None
+
+
+@dataclass(frozen=True)
+class MoveAdvice:
+    """Every option open now, best first, and the chance with best play."""
+
+    kingdom: int
+    ruler: Ruler
+    position: Position
+    chance: Chance
+    moves: tuple[Move, ...]
+    distribution: tuple[float, ...]
+    seconds: float
+
+
+def rank_moves(
+    tour: TourState,
+    kingdom: int,
+    position: Position,
+    jacks_used: Sequence[Suit] = (),
+    time_limit: float | None = None,
+) -> MoveAdvice:
+    """Every option at ``position``, in a visit to ``kingdom``, ranked best first: the legal
+    answers while a ruler's card waits, Commerce's discards while they are due, otherwise
+    debating now or each usable ability.
+
+    An ability is lent by its Jack while the Jack is unused, else by a supporter: within the
+    visit they are alike, but a used supporter no longer scores (§5). Politics is listed once
+    per kingdom it can swap with; kingdoms whose rulers share a suit give the same chance.
+    Commerce's discards are solved exactly whatever ``time_limit``: the Monte Carlo fallback
+    does not model a pending discard. Otherwise the exact search gets half of ``time_limit``;
+    past it every option is estimated in the other half (:func:`estimate_options`), ranked by
+    the low end of its interval (:func:`_rank_key`); the first one's estimate stands for the
+    position's chance, and a loss may then be negative (a higher but less certain estimate).
+    """
+    _check_kingdom(tour, kingdom)
+    started = time.perf_counter()
+    if position.discarding:
+        time_limit = None
+    solver = make_solver()
+    if time_limit is not None:
+        solver.deadline = started + time_limit / 2
+    try:
+        result = solve_exact(solver, position, started)
+        ranked = [(option, chance, None) for option, chance in result.options]
+        chance, distribution = Chance.of(result), result.distribution
+    except TimeLimitExceeded:
+        left = max(0.0, started + time_limit - time.perf_counter())
+        waiting = position.waiting
+        if waiting is not None and len(position.hand.of_suit(waiting.suit) or position.hand) == 1:
+            left = min(left, FORCED_SECONDS)  # one legal answer: nothing to rank
+        estimated = estimate_options(position, left)
+        ranked = [(option, r.chance, r.interval) for option, r in estimated]
+        best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
+        chance, distribution = Chance.of(best), best.distribution
+    moves: list[Move] = []
+    for option, value, interval in ranked:
+        loss = chance.value - value
+        if option.kind != "ability":
+            moves.append(Move(option, value, loss, interval=interval))
+            continue
+        source = None if option.suit not in jacks_used else _supporter(tour, option.suit)
+        if option.suit is not Suit.SPADES:
+            moves.append(Move(option, value, loss, source=source, interval=interval))
+            continue
+        for target in _swaps(tour, kingdom, option.new_trump):
+            moves.append(Move(option, value, loss, source, target, interval))
+    return MoveAdvice(
+        kingdom=kingdom,
+        ruler=tour.rulers[kingdom - 1],
+        position=position,
+        chance=chance,
+        moves=_ranked(moves),
+        distribution=distribution,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _supporter(tour: TourState, suit: Suit) -> Ruler | None:
+    return next((r for r in tour.unused_supporters if r.suit == suit), None)
+
+
+def _swaps(tour: TourState, kingdom: int, suit: Suit) -> list[int]:
+    return [
+        index + 1
+        for index, ruler in enumerate(tour.rulers)
+        if ruler is not None and index + 1 != kingdom and ruler.suit == suit
+    ]
+
+
+def _ranked(moves: list[Move]) -> tuple[Move, ...]:
+    """Best first (stable: ties keep their order); see :func:`_rank_key`."""
+    return tuple(sorted(moves, key=lambda move: _rank_key(move.chance, move.interval), reverse=True))
+
+
+def _rank_key(chance: float, interval: tuple[float, float] | None) -> tuple[float, float]:
+    """Exact chances rank by value; estimates by the low end of their 95% interval, then
+    value, so that a lucky handful of playouts does not outrank a well-measured option."""
+    return (chance if interval is None else interval[0], chance)

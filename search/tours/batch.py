@@ -1,0 +1,135 @@
+"""Batches of seeded tours for several policies: in chunks, on a process pool, resumable.
+
+Tour *i* of a batch plays the deal ``derive_seed(seed, i)`` whatever the policy, chunk or
+worker (see :mod:`search.tours.simulate`), so chunks can run in any order and anywhere and the
+batch's result is the same. A *checkpoint* file (JSON) records the finished chunks: it is
+rewritten atomically (temp file, fsync, rename) after each one, so a batch killed at any
+moment resumes with ``resume=True`` and neither loses nor repeats a tour. It also records
+the batch's parameters; resuming with others is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from concurrent.futures import as_completed
+from pathlib import Path
+
+from ..game import Deal, Stream, TourConfig, derive_seed
+from ..infra import process_pool, write_atomically
+from .registry import make_policy
+from .simulate import SimulationResult, play_tour
+
+CHUNK_TOURS = 25
+"""Tours a chunk plays: the unit of work, of progress and of the checkpoint."""
+
+FORMAT = "emissary-simulation"
+
+
+class BatchError(ValueError):
+    """A checkpoint that cannot be used for this batch; the message is one line."""
+
+
+def play_chunk(policy: str, config: TourConfig, seed: int, start: int, stop: int) -> list[int]:
+    """Scores of tours ``start .. stop - 1`` of the batch ``seed`` played by ``policy``."""
+    player = make_policy(policy, config.first_edition)
+    scores = []
+    for index in range(start, stop):
+        deal = Deal(derive_seed(seed, index), config)
+        scores.append(play_tour(deal, player, Stream(seed, "policy", index)).score)
+    return scores
+
+
+def run_batch(
+    policies: Sequence[str],
+    tours: int,
+    seed: int,
+    config: TourConfig,
+    workers: int = 1,
+    checkpoint: Path | None = None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[SimulationResult]:
+    """Play ``tours`` tours with each policy; one result per policy, in order.
+
+    ``progress(done, total)`` counts tours over all policies. With ``checkpoint`` the finished
+    chunks are saved there after each one; ``resume`` continues a batch saved there.
+    """
+    for name in policies:
+        make_policy(name, config.first_edition)  # fails early on an unknown name
+    params = {"policies": list(policies), "tours": tours, "seed": seed, "short": config.short,
+              "published_rules": config.published_rules,
+              "first_edition": config.first_edition, "chunk": CHUNK_TOURS}
+    done = _load(checkpoint, params) if (checkpoint and resume) else {}
+    if checkpoint and not resume and checkpoint.exists():
+        raise BatchError(f"{checkpoint}: already exists; pass --resume to continue it")
+    chunks = [
+        (name, start, min(start + CHUNK_TOURS, tours))
+        for name in policies
+        for start in range(0, tours, CHUNK_TOURS)
+    ]
+    total = len(policies) * tours
+    finished = sum(len(scores) for scores in done.values())
+    if progress:
+        progress(finished, total)
+    todo = [chunk for chunk in chunks if _key(*chunk) not in done]
+
+    def record(chunk: tuple, scores: list[int]) -> None:
+        nonlocal finished
+        done[_key(*chunk)] = scores
+        finished += len(scores)
+        if checkpoint:
+            _save(checkpoint, params, done)
+        if progress:
+            progress(finished, total)
+
+    if workers <= 1 or len(todo) <= 1:
+        for chunk in todo:
+            record(chunk, play_chunk(chunk[0], config, seed, chunk[1], chunk[2]))
+    else:
+        with process_pool(workers) as pool:
+            futures = {pool.submit(play_chunk, name, config, seed, a, b): (name, a, b) for name, a, b in todo}
+            for future in as_completed(futures):
+                record(futures[future], future.result())
+    results = []
+    for name in policies:
+        counts = [0] * (config.perfect_score + 1)
+        for _, start, stop in (c for c in chunks if c[0] == name):
+            for score in done[_key(name, start, stop)]:
+                counts[score] += 1
+        results.append(SimulationResult(tours, name, seed, config, tuple(counts)))
+    return results
+
+
+def _key(policy: str, start: int, stop: int) -> str:
+    return f"{policy}:{start}-{stop}"
+
+
+def _load(path: Path, params: dict) -> dict[str, list[int]]:
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BatchError(f"{path}: not a readable checkpoint ({error.__class__.__name__})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BatchError(f"{path}: not an {FORMAT} checkpoint")
+    if data.get("params") != params:
+        raise BatchError(f"{path}: saved for another batch ({_differences(data.get('params'), params)})")
+    chunks = data.get("chunks")
+    if not isinstance(chunks, dict) or not all(isinstance(v, list) for v in chunks.values()):
+        raise BatchError(f"{path}: its chunks are damaged")
+    return chunks
+
+
+def _differences(saved, wanted: dict) -> str:
+    if not isinstance(saved, dict):
+        return "no parameters recorded"
+    changed = [k for k in wanted if saved.get(k) != wanted[k]]
+    return "different " + ", ".join(changed)
+
+
+def _save(path: Path, params: dict, chunks: dict) -> None:
+    """Write the checkpoint whole or not at all."""
+    text = json.dumps({"format": FORMAT, "params": params, "chunks": chunks}) + "\n"
+    write_atomically(path, lambda stream: stream.write(text.encode()))

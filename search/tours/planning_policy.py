@@ -1,0 +1,104 @@
+"""The advisor's play of a whole tour (the ``advisor`` and ``advisor-spend`` policies).
+
+:class:`PlanningPolicy` takes the kingdom with the best tour value for the hand drawn
+(:mod:`search.tours.planning`), then plays the visit by the fallback policy of
+:mod:`search.visit.estimate` with the Jacks.
+"""
+
+from __future__ import annotations
+
+from ..game import (
+    CARDS,
+    Answer,
+    CardSet,
+    Debate,
+    Discard,
+    Phase,
+    Stream,
+    Suit,
+    TourState,
+    UseAbility,
+    VisitState,
+)
+from ..visit import action_of_label, best_answer, best_discard, choose_option, make_solver
+from .planning import HAND_LIMIT, WIN_POINTS, TourPlanner
+from .supporters import BudgetedPayoffSolver, payoff_action, payoffs_for
+
+
+class PlanningPolicy:
+    """Plays by the tour planner: the kingdom with the best tour value for the hand drawn,
+    then the fallback policy (:mod:`search.visit.estimate`) with the Jacks, never spending a
+    supporter. With ``spend_supporters`` (the ``advisor-spend`` policy), late in a visit
+    (:mod:`search.tours.supporters`) it plays for the expected payoff with the supporters too,
+    spending one only where it is worth its point."""
+
+    name = "advisor"
+
+    def __init__(self, planner: TourPlanner | None = None, spend_supporters: bool = False) -> None:
+        self.planner = planner or TourPlanner()
+        self.spend_supporters = spend_supporters
+        self._solver = None
+        self._first = True
+        self._payoffs: tuple[float, float] = (0.0, 0.0)
+        self._payoff_solver = None
+
+    def reset_visit(self) -> None:
+        """Forget the last visit: each visit plays from a fresh memo, so its choices depend
+        on it alone."""
+        self._first = True
+        self._solver = None
+        self._payoff_solver = None
+
+    def choose_kingdom(self, tour: TourState, hand: CardSet, rng: Stream) -> int:
+        choices = self.planner.after_choice(tour, hand)
+        self.reset_visit()
+        position = max(tour.unvisited, key=lambda p: (choices[p][1].value, -p))
+        kingdoms = self.planner.kingdoms_of(tour)
+        index = tour.unvisited.index(position)
+        rest = self.planner.value(kingdoms[:index] + kingdoms[index + 1:]).value
+        self._payoffs = (tour.score + WIN_POINTS + rest, float(tour.score))  # success, failure
+        return position
+
+    def choose_action(self, visit: VisitState, actions: list, rng: Stream):
+        action = self._plain_action(visit, actions)
+        drawing = isinstance(action, UseAbility) and action.suit in (Suit.CLUBS, Suit.DIAMONDS)
+        if self.spend_supporters and visit.supporters and len(visit.hand) <= HAND_LIMIT and not drawing:
+            if self._payoff_solver is None:
+                self._payoff_solver = BudgetedPayoffSolver(payoffs_for(*self._payoffs, visit))
+            better = payoff_action(self._payoff_solver, visit)
+            if better is not None and better in actions:
+                action = better
+        if isinstance(action, Debate):
+            self._first = False
+        return action
+
+    def _plain_action(self, visit: VisitState, actions: list):
+        """The fallback policy's action with the Jacks (:mod:`search.visit.estimate`)."""
+        solver = self._solver_now()
+        state = _jack_state(visit)
+        still = visit.target - visit.wins
+        if visit.phase is Phase.ANSWER:
+            index = best_answer(solver, state, visit.waiting.index, still)
+            return Answer(CARDS[index])
+        if visit.phase is Phase.DISCARD:
+            return Discard(CardSet(best_discard(solver, state, still)))
+        action = action_of_label(visit, choose_option(solver, state, still, self._first))
+        return action if action in actions else Debate()
+
+    def _solver_now(self):
+        if self._solver is None:
+            self._solver = make_solver()
+        return self._solver
+
+
+def _jack_state(visit: VisitState) -> tuple:
+    """The visit as card masks with the Jacks still face up (supporters left out)."""
+    abil = tuple(int(Suit(s) in visit.jacks) for s in range(4))
+    pool = tuple(
+        sorted(
+            ruler.suit.value
+            for p, ruler in enumerate(visit.rulers, 1)
+            if ruler is not None and p != visit.position
+        )
+    )
+    return (visit.hand.mask, visit.deck.mask, visit.discard.mask, int(visit.trump), abil, pool if abil[3] else ())

@@ -1,0 +1,73 @@
+"""The policies that play whole tours, by name: the baselines ``random`` and ``greedy``,
+``advisor`` (:mod:`search.tours.planning_policy`), and ``hindsight``, which knows the deal's
+eight hands in advance (:mod:`search.tours.hindsight`; it has a ``start_tour(deal)`` hook).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .policies import GreedyPolicy, Policy, RandomPolicy
+
+# The factories import their policies when asked for: those load the solvers.
+
+
+def _advisor() -> Policy:
+    from .planning_policy import PlanningPolicy
+
+    return PlanningPolicy(spend_supporters=False)
+
+
+def _advisor_spend() -> Policy:
+    from .planning_policy import PlanningPolicy
+
+    policy = PlanningPolicy(spend_supporters=True)
+    policy.name = "advisor-spend"
+    return policy
+
+
+def _hindsight() -> Policy:
+    from .hindsight import HindsightPolicy
+
+    return HindsightPolicy()
+
+
+def _hindsight_perfect() -> Policy:
+    from .hindsight import HindsightPolicy
+
+    return HindsightPolicy(objective="perfect")
+
+
+def _first_edition_advisor() -> Policy:
+    from ..firstedition import FirstEditionPolicy
+
+    return FirstEditionPolicy()
+
+
+POLICIES: dict[str, Callable[[], Policy]] = {
+    "random": RandomPolicy,
+    "greedy": GreedyPolicy,
+    "advisor": _advisor,
+    "advisor-spend": _advisor_spend,
+    "hindsight": _hindsight,
+    "hindsight-perfect": _hindsight_perfect,
+}
+
+
+# the first edition (R5-R7) needs its own advisor; the hindsight bounds are standard-only
+FIRST_EDITION_POLICIES: dict[str, Callable[[], Policy]] = {
+    "random": RandomPolicy,
+    "greedy": GreedyPolicy,
+    "advisor": _first_edition_advisor,
+}
+
+
+def make_policy(name: str, first_edition: bool = False) -> Policy:
+    """The policy called ``name`` (for the first edition if asked); raises ``ValueError``
+    listing the known ones."""
+    try:
+        factory = (FIRST_EDITION_POLICIES if first_edition else POLICIES)[name]
+    except KeyError:
+        known = ", ".join(sorted(POLICIES))
+        raise ValueError(f"unknown policy {name!r}: choose one of {known}") from None
+    return factory()

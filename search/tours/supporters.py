@@ -1,0 +1,104 @@
+"""Spending supporters where they are worth their point (issue 5).
+
+The advisor's play within a visit maximises the chance of the target with the Jacks; a
+supporter's ability costs the supporter's point (§5), so whether to spend one is a trade
+between chance and score. Late in a visit, when the exact search is small, the advisor
+instead maximises the expected payoff (:class:`~search.visit.payoffs.PayoffSolver`) with Jacks and
+supporters: success is worth the tour value after winning this kingdom, failure the score the
+tour ends with, and each supporter spent costs a point.
+
+The search is bounded by a count of expanded states, not by time, so that a seeded
+simulation plays the same way on every machine.
+"""
+
+from __future__ import annotations
+
+from ..game import CARDS, Action, Answer, CardSet, Discard, Phase, VisitState
+from ..visit import (
+    Abilities,
+    Payoffs,
+    PayoffSolver,
+    action_of_label,
+    best_answer,
+    best_discard,
+    choose_option,
+    planning_state,
+    position_from_visit,
+)
+from .planning import HAND_LIMIT, WIN_POINTS, TourPlanner
+
+EXPANSIONS = 5_000  # states a decision may expand before the plain policy decides instead
+
+
+class TooMuchWork(Exception):
+    """The payoff search expanded more states than its budget."""
+
+
+class BudgetedPayoffSolver(PayoffSolver):
+    """A payoff search that stops after ``budget`` more expansions per question."""
+
+    def __init__(self, payoffs: Payoffs, budget: int | None = None) -> None:
+        super().__init__(payoffs)
+        self.budget = EXPANSIONS if budget is None else budget
+        self.limit = self.budget
+
+    def ask(self) -> None:
+        """Start a new question: ``budget`` expansions from now."""
+        self.limit = self.stats.expansions + self.budget
+
+    def decide(self, *args):
+        if self.stats.expansions > self.limit:
+            raise TooMuchWork
+        return super().decide(*args)
+
+
+def payoff_state(visit: VisitState) -> tuple[tuple, tuple[int, int, int, int]]:
+    """The visit as solver masks with Jacks and supporters, and the supporters per suit."""
+    position = position_from_visit(visit)
+    abilities = position.abilities
+    supporters = Abilities.of(supporters=[r.suit for r in visit.supporters]).counts
+    state = (visit.hand.mask, visit.deck.mask, visit.discard.mask, int(visit.trump), abilities.counts,
+             abilities.pool if abilities.counts[3] else ())
+    return state, supporters
+
+
+def payoff_action(solver: BudgetedPayoffSolver, visit: VisitState) -> Action | None:
+    """The action with the best expected payoff with Diplomacy and Politics (Jacks and
+    supporters), or None when the search is over budget or the visit has already overshot
+    its target. The drawing abilities (♣, ♦) are left to the plain policy: their draws make
+    the search large, and late in a visit it seldom wants them. The choices are those of the
+    plain policy's helpers (:mod:`search.visit.estimate`), asked of the payoff solver."""
+    need = visit.target - visit.wins
+    if need < 0:
+        return None
+    state = planning_state(payoff_state(visit)[0])  # no drawing ability
+    solver.ask()
+    try:
+        if visit.phase is Phase.ANSWER:
+            return Answer(CARDS[best_answer(solver, state, visit.waiting.index, need, fallback=False)])
+        if visit.phase is Phase.DISCARD:
+            return Discard(CardSet(best_discard(solver, state, need, fallback=False)))
+        label = choose_option(solver, state, need, first=False, fallback=False)
+    except TooMuchWork:
+        return None
+    return action_of_label(visit, label)
+
+
+def payoffs_for(success: float, failure: float, visit: VisitState) -> Payoffs:
+    """Payoffs of this visit: a point per supporter spent."""
+    _, supporters = payoff_state(visit)
+    return Payoffs(success, failure, 1.0, supporters)
+
+
+def score_best_action(tour, visit: VisitState, planner=None) -> Action | None:
+    """For the coach: with a supporter face up and at most ``HAND_LIMIT`` cards left, the
+    play best for the expected final score (payoffs from the tour value, a point a supporter
+    spent), or None when that search does not apply or runs over its budget."""
+    if not visit.supporters or len(visit.hand) > HAND_LIMIT or tour.config.first_edition:
+        return None
+    planner = planner or TourPlanner()
+    kingdoms = planner.kingdoms_of(tour)
+    index = tour.unvisited.index(visit.position)
+    rest = planner.value(kingdoms[:index] + kingdoms[index + 1:]).value
+    payoffs = payoffs_for(tour.score + WIN_POINTS + rest, float(tour.score), visit)
+    return payoff_action(BudgetedPayoffSolver(payoffs), visit)

@@ -1,0 +1,55 @@
+"""One visit: the exact expectimax (:mod:`.reference`, compiled in :mod:`.kernel`), its
+canonical keys (:mod:`.suitpatterns`), positions and results (:mod:`.position`), the solve
+with its fallback estimate (:mod:`.solve`, :mod:`.estimate`) and payoffs (:mod:`.payoffs`)."""
+
+from __future__ import annotations
+
+from .estimate import best_answer, best_discard, choose_option, estimate_kingdom, planning_state
+from .payoffs import Payoffs, PayoffSolver
+from .position import (
+    InvalidPositionError,
+    KingdomResult,
+    Option,
+    Position,
+    action_of_label,
+    legal_discards_of,
+    make_position,
+    option_of_label,
+    position_from_visit,
+    root_state,
+)
+from .reference import Abilities, KingdomSolver, TimeLimitExceeded
+from .solve import root_options, solve_exact, solve_kingdom
+from .solvers import make_solver, warm_up
+from .suitpatterns import bits_of, draw_combinations, signature
+
+__all__ = [
+    "Abilities",
+    "action_of_label",
+    "best_answer",
+    "best_discard",
+    "bits_of",
+    "choose_option",
+    "draw_combinations",
+    "estimate_kingdom",
+    "InvalidPositionError",
+    "KingdomResult",
+    "KingdomSolver",
+    "legal_discards_of",
+    "make_position",
+    "make_solver",
+    "Option",
+    "option_of_label",
+    "Payoffs",
+    "PayoffSolver",
+    "planning_state",
+    "Position",
+    "position_from_visit",
+    "root_options",
+    "root_state",
+    "signature",
+    "solve_exact",
+    "solve_kingdom",
+    "TimeLimitExceeded",
+    "warm_up",
+]

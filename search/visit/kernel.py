@@ -1,0 +1,825 @@
+"""Compiled fast path of the kingdom solver: the expectimax of :mod:`search.visit.reference` in numba.
+
+:class:`FastKingdomSolver` answers ``decide`` in float vector mode (``need=None``,
+canonical keys) from one self-recursive ``@njit`` kernel that walks exactly the
+game tree of :class:`~search.visit.reference.KingdomSolver`: the same options in the same
+order, the same chance outcomes and equivalent choices, the same canonical memo
+keys and the same order of summation, so its values agree with the reference to
+rounding (in practice bit for bit). Every other mode defers to the reference.
+
+State. Card sets are int64 masks (``suit * 8 + rank - 1``, one byte a suit);
+ability counts are packed 4 bits a suit (♣ ♦ ♥ ♠ at bits 0, 4, 8, 12), and the
+Politics pool as 4-bit counts of each suit at the same places.
+
+Key. A suit's *code* is its pile statuses, two bits a rank (0 out of play,
+1 hand, 2 deck, 3 discard); ``SIG_IDS`` maps it to a dense id of the
+interleaving with the out-of-play cards dropped (0..9840, one per reference
+:func:`~search.visit.suitpatterns.signature`). A suit's *part* is
+``military << 18 | pool count << 14 | signature id`` (military: the ♣ suit while
+Military is left; pool counts only while Politics is left), the role and
+signature of the reference ``_key``. The key is two words: ``k0 = trump part |
+abilities << 19`` and ``k1`` = the three other parts sorted ascending, 19 bits
+each (suit symmetry). Once no Military, Commerce or Politics is left the key is
+the reference ``_plain_key``: suits the hand is void in (and trump while none is
+held) enter only by their counts of deck and discarded cards, ``k1 = sorted
+signature ids of the other suits (0 if absent), 14 bits each | void deck << 42 |
+void discards << 48 | 1 << 62``. A lone last card in such a state is valued in
+closed form (``KingdomSolver.last_card_value``) and, as in the reference, not memoised.
+
+Memo. An open-addressing hash table ``table: int64[2**bits, 2]`` holds
+``(k0 | row << 35, k1)``, -1 marking an empty slot (linear probing,
+multiplicative hash, load at most ``LOAD``; 16-byte slots, four to a cache
+line); ``row`` indexes the append-only value arena ``vals: float64[rows, 9]``,
+whose row 0 is the terminal vector (1, 0, ..., 0). The recursion returns arena
+rows, never arrays. Parents look children up before recursing, since most
+children are already known.
+
+Work stack. A node pushes one option at a time on a shared int64 stack and then
+evaluates it: per chance outcome a header ``(weight numerator, choices)`` and per
+choice ``(hand, deck, discard, won)``; the option's weight denominator is
+returned beside it (deck size, number of draws, or 1). Children push above.
+
+Growth and limits. When the table, arena, stack or depth runs out, the kernel
+unwinds with a negative status; the wrapper grows what ran out and calls again.
+Finished states stay memoised, so the retry only re-walks the interrupted path.
+Every ``CLOCK_EVERY`` lookups the kernel reads the clock (``numba.objmode``)
+and unwinds past the solver's deadline; the wrapper then raises
+:class:`~search.visit.reference.TimeLimitExceeded`.
+
+Equivalent choices (runs of cards, :mod:`search.visit.suitpatterns`) are merged only
+while no reshuffle is possible (``_reshuffle_possible``), and then successors
+forget the discard pile, exactly as in the reference.
+
+Cost. Almost all time goes to *lookups*, one per choice of every outcome
+(``lookups``: about 10 a state with no drawing ability, 12 with Military, 26
+with Commerce): normalise, key, probe, fold the child's vector. While the memo
+fits in the caches a lookup costs ~60 ns; beyond, two dependent random reads
+(slot, then value row) make it ~120-150 ns. (Looking a whole option's children up
+first, to overlap those reads, measured 20% slower.) The kernel sees its arrays through
+raw addresses (``numba.carray``) because arrays passed as arguments cost atomic
+reference counting on every call (removing it cut a lookup from ~105 to ~60 ns).
+The static tables are module globals, which numba freezes into the compiled code.
+
+Why one piece, over 600 lines: numba compiles the self-recursive ``_decide`` together with
+every helper it inlines, and freezes the module's tables into that code; split across
+modules, the helpers would cross module boundaries that numba's on-disk cache keys
+separately, and the layout of the work stack that they share would be stated in two places.
+The copies of the rules here (who wins a debate, R1's reshuffle test) are checked case by
+case against :mod:`search.game.rulebook` in ``tests/test_rulebook.py``.
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import combinations
+from math import comb
+
+import numba
+import numpy as np
+from numba import njit
+
+from ..infra import lowbit_index, pointer, popcount
+from .reference import MAX_NEED, KingdomSolver, TimeLimitExceeded
+
+WIDTH = MAX_NEED + 1
+LOAD = 0.6
+MAX_DEPTH = 160  # a visit has at most ~60 debates and 12 ability uses
+CLOCK_EVERY = 1 << 16  # lookups between clock reads (a read costs ~1 µs, 2**16 lookups ~5 ms)
+
+# Statuses the kernel unwinds with; each names what the wrapper must do.
+FULL = -1  # table or arena full: grow both
+STACK_FULL = -2  # work stack full: grow it
+TIMEOUT = -3  # past the deadline: raise TimeLimitExceeded
+TOO_DEEP = -4  # scratch depth exhausted: grow it
+
+# Fields of the meta array shared by the wrapper and the kernel.
+ROWS, EXPANSIONS, BITS, ROW_LIMIT, TOP, LOOKUPS, NEXT_CLOCK = range(7)
+META_SIZE = 7
+
+# Options in the reference's order (``KingdomSolver.options``); Politics to suit s is
+# option POLITICS + s.
+DEBATE, DIPLOMACY, POLITICS, MILITARY, COMMERCE = 0, 1, 2, 6, 7
+
+TERMINAL_ROW = 0
+CHANGES_SUITS = 0xF0FF  # Military, Commerce or Politics left (ability bits)
+PLAIN_FLAG = 1 << 62  # in k1 of the keys of states without them
+K0_BITS = 35  # k0 fills 35 bits of a slot's first word, the arena row the rest
+K0_MASK = (1 << K0_BITS) - 1
+CHOICE = 4  # words of a choice on the work stack: hand, deck, discard, won
+TERMINAL = (1.0,) + (0.0,) * MAX_NEED
+
+
+# --- static tables ------------------------------------------------------------------
+
+
+def _spread_table() -> np.ndarray:
+    """Bit i of a byte moved to bit 2i: the two-bit status code of a pile."""
+    spread = np.zeros(256, dtype=np.int64)
+    for byte in range(256):
+        spread[byte] = sum(1 << (2 * i) for i in range(8) if byte >> i & 1)
+    return spread
+
+
+def _signature_ids() -> np.ndarray:
+    """Dense id of a suit code's interleaving: strings over {hand, deck, discard} of
+    length L numbered after all shorter ones, digits lowest rank first."""
+    codes = np.arange(1 << 16, dtype=np.int64)
+    value = np.zeros_like(codes)
+    length = np.zeros_like(codes)
+    for i in range(8):
+        status = (codes >> (2 * i)) & 3
+        present = status > 0
+        value = np.where(present, value * 3 + status - 1, value)
+        length += present
+    offsets = np.cumsum([0] + [3**k for k in range(8)])
+    return (offsets[length] + value).astype(np.int32)
+
+
+def _run_tables() -> tuple[np.ndarray, np.ndarray]:
+    """For index ``mine << 8 | others``: the lowest bit of each maximal run of ``mine``
+    with no ``others`` bit inside (:func:`~search.visit.suitpatterns.hand_runs` as a mask), and
+    the second bit of each run of two or more."""
+    index = np.arange(1 << 16, dtype=np.int64)
+    mine, others = index >> 8, index & 0xFF
+    in_run = np.zeros(1 << 16, dtype=bool)
+    run_len = np.zeros(1 << 16, dtype=np.int64)
+    firsts = np.zeros(1 << 16, dtype=np.int64)
+    seconds = np.zeros(1 << 16, dtype=np.int64)
+    for b in range(8):
+        m = (mine >> b & 1).astype(bool)
+        o = (others >> b & 1).astype(bool)
+        firsts |= (m & ~in_run).astype(np.int64) << b
+        seconds |= (m & in_run & (run_len == 1)).astype(np.int64) << b
+        run_len = np.where(m, np.where(in_run, run_len + 1, 1), np.where(o, 0, run_len))
+        in_run = np.where(m, True, np.where(o, False, in_run))
+    return firsts.astype(np.uint8), seconds.astype(np.uint8)
+
+
+def _subset_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Every subset of each byte ordered by size, then as ``itertools.combinations``
+    lists them; ``starts[byte, m]`` is where the subsets of size m begin."""
+    subsets = np.zeros((256, 256), dtype=np.uint8)
+    starts = np.zeros((256, 10), dtype=np.int32)
+    for byte in range(256):
+        bits = [1 << b for b in range(8) if byte >> b & 1]
+        j = 0
+        for m in range(10):
+            starts[byte, m] = j
+            for chosen in combinations(bits, m):
+                subsets[byte, j] = sum(chosen)
+                j += 1
+    return subsets, starts
+
+
+SPREAD = _spread_table()
+SIG_IDS = _signature_ids()
+FIRSTS, SECONDS = _run_tables()
+SUBSETS, STARTS = _subset_tables()
+BINOMIAL = np.array([[comb(n, k) for k in range(33)] for n in range(33)], dtype=np.int64)
+
+
+# --- small kernels ------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _views(mem):
+    """The solver's arrays from ``mem`` = (table address, slots, arena address, rows,
+    meta address, scratch address, depth, stack address, stack size)."""
+    table = numba.carray(pointer(mem[0]), (mem[1], 2), np.int64)
+    vals = numba.carray(pointer(mem[2]), (mem[3], WIDTH), np.float64)
+    meta = numba.carray(pointer(mem[4]), META_SIZE, np.int64)
+    scratch = numba.carray(pointer(mem[5]), (mem[6], 3, WIDTH), np.float64)
+    stack = numba.carray(pointer(mem[7]), mem[8], np.int64)
+    return table, vals, meta, scratch, stack
+
+
+@njit(cache=True, inline="always")
+def _firsts(mine, others):
+    return np.int64(FIRSTS[(mine << 8) | others])
+
+
+@njit(cache=True, inline="always")
+def _seconds(mine, others):
+    return np.int64(SECONDS[(mine << 8) | others])
+
+
+@njit(cache=True, inline="always")
+def _slot_hash(k0, k1, bits):
+    h = np.uint64(k0) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= np.uint64(k1) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= h >> np.uint64(31)
+    h *= np.uint64(0xD6E8FEB86659FD93)
+    return np.int64(h >> np.uint64(64 - bits))
+
+
+@njit(cache=True, inline="always")
+def _find(table, k0, k1, bits):
+    """The slot holding (k0, k1), or the empty slot where it would go."""
+    mask = (1 << bits) - 1
+    slot = _slot_hash(k0, k1, bits)
+    while True:
+        word = table[slot, 0]
+        if word == -1 or ((word & K0_MASK) == k0 and table[slot, 1] == k1):
+            return slot
+        slot = (slot + 1) & mask
+
+
+@njit(cache=True)
+def _rehash(old, new, bits):
+    """Insert every entry of ``old`` into the empty table ``new``."""
+    for slot in range(old.shape[0]):
+        if old[slot, 0] != -1:
+            dest = _find(new, old[slot, 0] & K0_MASK, old[slot, 1], bits)
+            new[dest, 0] = old[slot, 0]
+            new[dest, 1] = old[slot, 1]
+
+
+@njit(cache=True, inline="always")
+def _reshuffle_possible(hand, deck, disc, abil):
+    """Whether the deck can run out before the visit ends (R1), so that discarded cards
+    may come back (``KingdomSolver.reshuffle_possible``): a card per debate and per
+    draw; Commerce nets no debates, Military draws at most the clubs reachable."""
+    clubs_in_play = popcount((hand | deck | disc) & 0xFF)
+    commerce = (abil >> 4) & 15
+    reachable = popcount(hand & 0xFF) + 2 * commerce
+    military_draws = 0
+    for _ in range(abil & 15):
+        military_draws += min(clubs_in_play, reachable + military_draws)
+    return popcount(hand) + 2 * military_draws + 2 * commerce > popcount(deck)
+
+
+@njit(cache=True, inline="always")
+def _sig_id(hand, deck, disc, shift):
+    """Dense signature id of one suit's interleaving."""
+    code = (
+        SPREAD[(hand >> shift) & 0xFF]
+        + 2 * SPREAD[(deck >> shift) & 0xFF]
+        + 3 * SPREAD[(disc >> shift) & 0xFF]
+    )
+    return np.int64(SIG_IDS[code])
+
+
+@njit(cache=True, inline="always")
+def _sort3(a, b, c):
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a, b, c
+
+
+@njit(cache=True, inline="always")
+def _key(hand, deck, disc, trump, abil, pool):
+    """The canonical key (k0, k1) of a normalised state (see the module docstring)."""
+    if abil & CHANGES_SUITS == 0:
+        return _plain_key(hand, deck, disc, trump, abil)
+    military = (abil & 15) > 0
+    trump_part = 0
+    a = b = c = 0
+    n = 0
+    for s in range(4):
+        part = _sig_id(hand, deck, disc, 8 * s) | (((pool >> (4 * s)) & 15) << 14)
+        if military and s == 0:
+            part |= 1 << 18
+        if s == trump:
+            trump_part = part
+        elif n == 0:
+            a = part
+            n = 1
+        elif n == 1:
+            b = part
+            n = 2
+        else:
+            c = part
+    a, b, c = _sort3(a, b, c)  # suits of equal role are interchangeable
+    return trump_part | (abil << 19), a | (b << 19) | (c << 38)
+
+
+@njit(cache=True, inline="always")
+def _plain_key(hand, deck, disc, trump, abil):
+    """The key once no ability can change the suits held or trump (``_plain_key``): a
+    suit the hand is void in, and trump while none is held, enters only by its counts
+    of deck and discarded cards; the other suits by signature, absent ones as 0."""
+    holds_trump = (hand >> (8 * trump)) & 0xFF != 0
+    void_deck = void_disc = 0
+    trump_part = 0
+    a = b = c = 0
+    n = 0
+    for s in range(4):
+        shift = 8 * s
+        if (hand >> shift) & 0xFF == 0 and (s != trump or not holds_trump):
+            void_deck += popcount((deck >> shift) & 0xFF)
+            void_disc += popcount((disc >> shift) & 0xFF)
+            continue
+        part = _sig_id(hand, deck, disc, shift)  # >= 1: the hand holds a card
+        if s == trump:
+            trump_part = part
+        elif n == 0:
+            a = part
+            n = 1
+        elif n == 1:
+            b = part
+            n = 2
+        else:
+            c = part
+    a, b, c = _sort3(a, b, c)
+    k1 = a | (b << 14) | (c << 28) | (void_deck << 42) | (void_disc << 48) | PLAIN_FLAG
+    return trump_part | (abil << 19), k1
+
+
+@njit(cache=True, inline="always")
+def _normalise(hand, deck, disc, abil, pool):
+    """Drop what cannot matter, as the reference ``decide`` does before keying."""
+    if disc != 0 and not _reshuffle_possible(hand, deck, disc, abil):
+        disc = 0  # the deck cannot run out: the discard pile never returns
+    if (abil >> 12) & 15 == 0:
+        pool = 0
+    return disc, pool
+
+
+@njit(cache=True, inline="always")
+def _known(hand, deck, disc, trump, abil, pool, table, bits):
+    """The arena row of a state already memoised (row 0 for an empty hand), else -1."""
+    if hand == 0:
+        return TERMINAL_ROW
+    disc, pool = _normalise(hand, deck, disc, abil, pool)
+    k0, k1 = _key(hand, deck, disc, trump, abil, pool)
+    slot = _find(table, k0, k1, bits)
+    if table[slot, 0] == -1:
+        return -1
+    return table[slot, 0] >> K0_BITS
+
+
+@njit(cache=True, inline="always")
+def _max_into(target, vals, row, won):
+    """target = max(target, child value), shifted by one win if ``won``."""
+    if won:
+        for k in range(1, WIDTH):
+            target[k] = max(target[k], vals[row, k - 1])
+    else:
+        for k in range(WIDTH):
+            target[k] = max(target[k], vals[row, k])
+
+
+@njit(cache=True, inline="always")
+def _fold_last_card(target, hand, deck, disc, trump, abil, won):
+    """target = max(target, value of a lone last card), shifted by one win if ``won``
+    (``KingdomSolver.last_card_value``): it wins against the share of unseen cards it beats;
+    Diplomacy may throw a last trump away instead."""
+    if deck == 0:
+        deck = disc  # R1; with no card at all (R2) the visit ends: lose = 1, win = 0
+    lose, win = 1.0, 0.0
+    if deck != 0:
+        suit_mask = 0xFF << (8 * (lowbit_index(hand) >> 3))
+        beaten = popcount(deck & suit_mask & (hand - 1))
+        if suit_mask == 0xFF << (8 * trump):
+            beaten += popcount(deck & ~suit_mask)
+        win = beaten / popcount(deck)
+        lose = 1.0 - win
+        if (abil >> 8) & 15 and hand & (0xFF << (8 * trump)):
+            lose = 1.0
+    shift = 1 if won else 0
+    target[shift] = max(target[shift], lose)
+    target[shift + 1] = max(target[shift + 1], win)
+
+
+# --- options as outcomes on the work stack ------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _push_choice(stack, n, hand, deck, disc, won):
+    stack[n] = hand
+    stack[n + 1] = deck
+    stack[n + 2] = disc
+    stack[n + 3] = won
+    return n + CHOICE
+
+
+@njit(cache=True)
+def _push_single_reveals(hand, deck, disc, trump, stack, n):
+    """Push every revealed card with every legal answer, nothing grouped
+    (``_single_reveals``); return the top, -1 if the stack is full."""
+    cards = deck
+    while cards:
+        card = cards & -cards
+        cards ^= card
+        suit = lowbit_index(card) >> 3
+        same = hand & (0xFF << (8 * suit))
+        answers = same if same else hand
+        if n + 2 + CHOICE * popcount(answers) > len(stack):
+            return -1
+        stack[n] = 1
+        stack[n + 1] = popcount(answers)
+        n += 2
+        trumps = hand & (0xFF << (8 * trump)) if suit != trump else 0
+        while answers:
+            answer = answers & -answers
+            answers ^= answer
+            won = answer > card if same else (answer & trumps) != 0
+            x2 = disc | card if won else disc | card | answer
+            n = _push_choice(stack, n, hand & ~answer, deck & ~card, x2, won)
+    return n
+
+
+@njit(cache=True)
+def _push_debate(hand, deck, disc, trump, merge, stack, n):
+    """Push the next debate (``debate_outcomes``): each class of revealed card with its
+    answers; without ``merge`` every card and answer apart. Return (top, weight
+    denominator), top -1 if the stack is full."""
+    d, x = deck, disc
+    if d == 0:
+        if x == 0:  # R2: no card to reveal, the visit ends as it stands
+            if n + 2 + CHOICE > len(stack):
+                return -1, 1
+            stack[n] = 1
+            stack[n + 1] = 1
+            return _push_choice(stack, n + 2, 0, 0, 0, 0), 1
+        d, x = x, 0  # R1: the discard pile becomes the deck
+    size = popcount(d)
+    if not merge:
+        return _push_single_reveals(hand, d, x, trump, stack, n), size
+    # merged: the deck cannot run out, so the successors forget the discard pile
+    for s in range(4):
+        shift = 8 * s
+        db = (d >> shift) & 0xFF
+        if db == 0:
+            continue
+        hb = (hand >> shift) & 0xFF
+        if hb != 0:
+            # must follow suit: each run of deck cards between hand cards is one class;
+            # the hand runs above its lowest card win, those below lose
+            reps = _firsts(hb, db)
+            lows = _firsts(db, hb)
+            k = popcount(reps)
+            while lows:
+                low = lowbit_index(lows)
+                lows &= lows - 1
+                above = hb & ~((2 << low) - 1)
+                span = (above & -above if above else 0x100) - (1 << low)
+                if n + 2 + CHOICE * k > len(stack):
+                    return -1, 1
+                stack[n] = popcount(db & span)
+                stack[n + 1] = k
+                n += 2
+                card = 1 << (shift + low)
+                d2 = d & ~card
+                answers = reps
+                while answers:
+                    bit = answers & -answers
+                    answers ^= bit
+                    answer = bit << shift
+                    won = bit > (1 << low)
+                    n = _push_choice(stack, n, hand & ~answer, d2, 0, won)
+        else:
+            # void: one class; a run of any suit answers, a trump wins on a non-trump
+            k = 0
+            for t in range(4):
+                tshift = 8 * t
+                k += popcount(_firsts((hand >> tshift) & 0xFF, (d >> tshift) & 0xFF))
+            if n + 2 + CHOICE * k > len(stack):
+                return -1, 1
+            stack[n] = popcount(db)
+            stack[n + 1] = k
+            n += 2
+            card = 1 << (shift + lowbit_index(db))
+            d2 = d & ~card
+            for t in range(4):
+                tshift = 8 * t
+                ht = (hand >> tshift) & 0xFF
+                if ht == 0:
+                    continue
+                won = t == trump and s != trump
+                answers = _firsts(ht, (d >> tshift) & 0xFF)
+                while answers:
+                    bit = answers & -answers
+                    answers ^= bit
+                    answer = bit << tshift
+                    n = _push_choice(stack, n, hand & ~answer, d2, 0, won)
+    return n, size
+
+
+@njit(cache=True)
+def _push_drawn(hand, deck, disc, commerce, merge, stack, n):
+    """Push one draw outcome: the state as drawn (Military), or every two-card discard
+    after it (Commerce; up to equivalence with ``merge``; the whole hand if it holds
+    two or fewer, R3)."""
+    if not commerce:
+        if n + 2 + CHOICE > len(stack):
+            return -1
+        stack[n] = 1
+        stack[n + 1] = 1
+        return _push_choice(stack, n + 2, hand, deck, disc, 0)
+    keep = 0 if merge else -1  # merged: the successors forget the discard pile
+    if popcount(hand) <= 2:
+        if n + 2 + CHOICE > len(stack):
+            return -1
+        stack[n] = 1
+        stack[n + 1] = 1
+        return _push_choice(stack, n + 2, 0, deck, (disc | hand) & keep, 0)
+    if not merge:  # every pair (``_all_pairs``)
+        k = popcount(hand)
+        k = k * (k - 1) // 2
+        if n + 2 + CHOICE * k > len(stack):
+            return -1
+        stack[n] = 1
+        stack[n + 1] = k
+        n += 2
+        a_bits = hand
+        while a_bits:
+            a = a_bits & -a_bits
+            a_bits ^= a
+            b_bits = a_bits
+            while b_bits:
+                b = b_bits & -b_bits
+                b_bits ^= b
+                n = _push_choice(stack, n, hand & ~(a | b), deck, (disc | a | b) & keep, 0)
+        return n
+    # two runs (of one suit or two), or the two lowest cards of one run
+    others = deck | disc
+    reps = 0
+    seconds = 0
+    for s in range(4):
+        shift = 8 * s
+        mine, other = (hand >> shift) & 0xFF, (others >> shift) & 0xFF
+        reps |= _firsts(mine, other) << shift
+        seconds |= _seconds(mine, other) << shift
+    r = popcount(reps)
+    k = r * (r - 1) // 2 + popcount(seconds)
+    if n + 2 + CHOICE * k > len(stack):
+        return -1
+    stack[n] = 1
+    stack[n + 1] = k
+    n += 2
+    a_bits = reps
+    while a_bits:
+        a = a_bits & -a_bits
+        a_bits ^= a
+        b_bits = a_bits
+        while b_bits:
+            b = b_bits & -b_bits
+            b_bits ^= b
+            n = _push_choice(stack, n, hand & ~(a | b), deck, (disc | a | b) & keep, 0)
+    while seconds:
+        second = seconds & -seconds
+        seconds ^= second
+        first = second >> 1  # the run's first card: the nearest run start below
+        while not first & reps:
+            first >>= 1
+        pair = first | second
+        n = _push_choice(stack, n, hand & ~pair, deck, (disc | pair) & keep, 0)
+    return n
+
+
+@njit(cache=True)
+def _push_draws(hand, deck, disc, count, commerce, merge, stack, n):
+    """Push the outcomes of drawing ``count`` cards (``KingdomSolver.draws``): every
+    subset of the deck, suit by suit, fewer cards of a suit first, then in
+    ``combinations`` order. R1: a short deck is taken whole and refilled from the
+    discard pile; R2: with no card left the draws stop. Return (top, denominator)."""
+    size = popcount(deck)
+    if count > size:
+        hand, deck, disc, count = hand | deck, disc, 0, count - size
+        size = popcount(deck)
+        if size == 0:
+            return _push_drawn(hand, deck, disc, commerce, merge, stack, n), 1
+        count = min(count, size)
+    q0, q1, q2, q3 = deck & 0xFF, (deck >> 8) & 0xFF, (deck >> 16) & 0xFF, (deck >> 24) & 0xFF
+    c0, c1, c2, c3 = popcount(q0), popcount(q1), popcount(q2), popcount(q3)
+    for j0 in range(STARTS[q0, min(count, c0) + 1]):
+        s0 = np.int64(SUBSETS[q0, j0])
+        left1 = count - popcount(s0)
+        for j1 in range(STARTS[q1, min(left1, c1) + 1]):
+            s1 = np.int64(SUBSETS[q1, j1])
+            left2 = left1 - popcount(s1)
+            for j2 in range(STARTS[q2, min(left2, c2) + 1]):
+                s2 = np.int64(SUBSETS[q2, j2])
+                left3 = left2 - popcount(s2)
+                if left3 > c3:
+                    continue
+                for j3 in range(STARTS[q3, left3], STARTS[q3, left3 + 1]):
+                    drawn = s0 | (s1 << 8) | (s2 << 16) | (np.int64(SUBSETS[q3, j3]) << 24)
+                    n = _push_drawn(hand | drawn, deck & ~drawn, disc, commerce, merge, stack, n)
+                    if n < 0:
+                        return -1, 1
+    return n, BINOMIAL[size, count]
+
+
+# --- the game tree ------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
+    """Arena row of the value of a DECIDE node (``KingdomSolver.decide``), or a
+    negative status to unwind with."""
+    if hand == 0:
+        return TERMINAL_ROW
+    table, vals, meta, scratch, stack = _views(mem)
+    disc, pool = _normalise(hand, deck, disc, abil, pool)
+    bits = meta[BITS]
+    k0, k1 = _key(hand, deck, disc, trump, abil, pool)
+    slot = _find(table, k0, k1, bits)
+    if table[slot, 0] != -1:
+        return table[slot, 0] >> K0_BITS
+    if depth >= scratch.shape[0]:
+        return TOO_DEEP
+    meta[EXPANSIONS] += 1
+    if deadline > 0.0 and meta[LOOKUPS] >= meta[NEXT_CLOCK]:
+        meta[NEXT_CLOCK] = meta[LOOKUPS] + CLOCK_EVERY
+        with numba.objmode(now="float64"):  # the first read in a process takes ~70 ms
+            now = time.perf_counter()
+        if now > deadline:
+            return TIMEOUT
+
+    # equivalent cards are one choice only while played cards cannot come back
+    merge = not _reshuffle_possible(hand, deck, disc, abil)
+    keep = 0 if merge else -1  # once the deck cannot run out, successors forget the discards
+    best = scratch[depth, 0]  # componentwise max over options
+    acc = scratch[depth, 1]  # an option's expectation over outcomes
+    choice = scratch[depth, 2]  # an outcome's max over choices
+    best[:] = 0.0  # values are >= 0, so 0 is the identity of max
+    base = meta[TOP]
+    for option in range(COMMERCE + 1):
+        new_trump, rest, new_pool = trump, abil, pool
+        if option == DEBATE:
+            top, denominator = _push_debate(hand, deck, disc, trump, merge, stack, base)
+        elif option == DIPLOMACY:  # ♥: discard every trump in hand
+            trumps = hand & (0xFF << (8 * trump))
+            if not ((abil >> 8) & 15 and trumps):
+                continue
+            rest = abil - (1 << 8)
+            top, denominator = (
+                _push_drawn(
+                    hand & ~trumps, deck, (disc | trumps) & keep, False, merge, stack, base
+                ),
+                1,
+            )
+        elif option < MILITARY:  # ♠: a pooled suit becomes trump, the old trump joins the pool
+            suit = option - POLITICS
+            if not ((abil >> 12) & 15 and suit != trump and (pool >> (4 * suit)) & 15):
+                continue
+            new_trump, rest = suit, abil - (1 << 12)
+            new_pool = pool - (1 << (4 * suit)) + (1 << (4 * trump))
+            top, denominator = _push_drawn(hand, deck, disc, False, merge, stack, base), 1
+        elif option == MILITARY:  # ♣: draw one card per ♣ in hand
+            clubs = hand & 0xFF
+            if not (abil & 15 and clubs and (deck | disc)):
+                continue
+            rest = abil - 1
+            top, denominator = _push_draws(
+                hand, deck, disc, popcount(clubs), False, merge, stack, base
+            )
+        else:  # ♦: draw 2, then discard 2
+            if not (abil >> 4) & 15:
+                continue
+            rest = abil - (1 << 4)
+            top, denominator = _push_draws(hand, deck, disc, 2, True, merge, stack, base)
+        if top < 0:
+            return STACK_FULL
+        meta[TOP] = top  # children push above this option's outcomes
+        acc[:] = 0.0
+        i = base
+        while i < top:
+            weight = stack[i] / denominator
+            end = i + 2 + CHOICE * stack[i + 1]
+            meta[LOOKUPS] += stack[i + 1]
+            i += 2
+            choice[:] = 0.0
+            while i < end:
+                h, d, x, won = stack[i], stack[i + 1], stack[i + 2], stack[i + 3]
+                i += CHOICE
+                if rest & CHANGES_SUITS == 0 and h & (h - 1) == 0 and h != 0:
+                    _fold_last_card(choice, h, d, x, new_trump, rest, won)  # not memoised
+                    continue
+                row = _known(h, d, x, new_trump, rest, new_pool, table, bits)
+                if row < 0:
+                    row = _decide(h, d, x, new_trump, rest, new_pool, depth + 1, mem, deadline)
+                    if row < 0:
+                        return row
+                _max_into(choice, vals, row, won)
+            for k in range(WIDTH):
+                acc[k] += weight * choice[k]
+        meta[TOP] = base
+        for k in range(WIDTH):
+            best[k] = max(best[k], acc[k])
+
+    # store; the children may have taken the empty slot found above
+    row = meta[ROWS]
+    if row >= meta[ROW_LIMIT]:
+        return FULL
+    slot = _find(table, k0, k1, bits)
+    table[slot, 0] = k0 | (row << K0_BITS)
+    table[slot, 1] = k1
+    vals[row, :] = best
+    meta[ROWS] = row + 1
+    return row
+
+
+# --- the solver ---------------------------------------------------------------------
+
+
+class FastKingdomSolver(KingdomSolver):
+    """KingdomSolver whose float vector values come from the compiled kernel.
+
+    The compiled memo persists across calls, so a root and then its children
+    cost one search. Exact values, a scalar ``need`` or ``canonical=False`` go
+    to the reference implementation (and its own memo).
+    """
+
+    def __init__(
+        self,
+        *,
+        initial_bits: int = 12,
+        initial_stack: int = 1 << 16,
+        initial_depth: int = MAX_DEPTH,
+        **options,
+    ) -> None:
+        """Options as for KingdomSolver; the table (2**initial_bits slots), work stack
+        and depth start at these sizes and grow on demand."""
+        super().__init__(**options)
+        self._table = np.full((1 << initial_bits, 2), -1, dtype=np.int64)
+        limit = int(LOAD * (1 << initial_bits))
+        self._vals = np.zeros((limit + 1, WIDTH), dtype=np.float64)
+        self._vals[TERMINAL_ROW, 0] = 1.0
+        self._meta = np.zeros(META_SIZE, dtype=np.int64)
+        self._meta[[ROWS, BITS, ROW_LIMIT]] = 1, initial_bits, limit + 1
+        self._scratch = np.zeros((initial_depth, 3, WIDTH), dtype=np.float64)
+        self._stack = np.zeros(initial_stack, dtype=np.int64)
+        self._remember_addresses()
+
+    def state_count(self) -> int:
+        """How many states the memos hold (the compiled table plus the reference's)."""
+        return int(self._meta[ROWS]) - 1 + len(self.memo)
+
+    @property
+    def lookups(self) -> int:
+        """How many child values the kernel has looked up (its main cost, see the module)."""
+        return int(self._meta[LOOKUPS])
+
+    def decide(self, hand, deck, disc, trump, abil, pool, need=None):
+        """Value of a DECIDE node; float vector mode runs compiled."""
+        if need is not None or self.exact or not self.canonical:
+            return super().decide(hand, deck, disc, trump, abil, pool, need)
+        if not hand:
+            return TERMINAL
+        if not (abil[0] or abil[1] or abil[3]) and not hand & (hand - 1):
+            return super().decide(hand, deck, disc, trump, abil, pool)  # closed form, no memo
+        packed_abil = abil[0] | abil[1] << 4 | abil[2] << 8 | abil[3] << 12
+        packed_pool = 0
+        for suit in pool:
+            packed_pool += 1 << (4 * suit)
+        if max(abil) > 15 or len(pool) > 15:
+            raise ValueError(f"abilities {abil} or pool {pool} too large for 4-bit counts")
+        deadline = -1.0 if self.deadline is None else self.deadline
+        before = int(self._meta[EXPANSIONS])
+        try:
+            while True:
+                self._meta[TOP] = 0
+                row = _decide(
+                    hand, deck, disc, trump, packed_abil, packed_pool, 0, self._mem, deadline
+                )
+                if row >= 0:
+                    return tuple(self._vals[row].tolist())
+                if row == TIMEOUT:
+                    raise TimeLimitExceeded
+                self._grow(row)
+        finally:
+            self.stats.expansions += int(self._meta[EXPANSIONS]) - before
+            self.stats.states = self.state_count()
+
+    def _grow(self, status: int) -> None:
+        """Enlarge what the kernel ran out of."""
+        if status == FULL:  # double the table (rehashing keys) and the arena (copying rows)
+            bits = int(self._meta[BITS]) + 1
+            if LOAD * (1 << bits) >= 1 << (63 - K0_BITS):
+                raise MemoryError("the memo would outgrow the arena rows a slot can name")
+            table = np.full((1 << bits, 2), -1, dtype=np.int64)
+            _rehash(self._table, table, bits)
+            limit = int(LOAD * (1 << bits))
+            vals = np.zeros((limit + 1, WIDTH), dtype=np.float64)
+            used = int(self._meta[ROWS])
+            vals[:used] = self._vals[:used]
+            self._table, self._vals = table, vals
+            self._meta[BITS], self._meta[ROW_LIMIT] = bits, limit + 1
+        elif status == STACK_FULL:
+            self._stack = np.zeros(max(2 * len(self._stack), 1024), dtype=np.int64)
+        elif status == TOO_DEEP:
+            self._scratch = np.zeros((max(2 * len(self._scratch), 16), 3, WIDTH), dtype=np.float64)
+        else:  # pragma: no cover - the kernel returns no other status
+            raise RuntimeError(f"unknown kernel status {status}")
+        self._remember_addresses()
+
+    def _remember_addresses(self) -> None:
+        """The kernel's view of the arrays; they must outlive it (they are attributes)."""
+        self._mem = (
+            self._table.ctypes.data,
+            len(self._table),
+            self._vals.ctypes.data,
+            len(self._vals),
+            self._meta.ctypes.data,
+            self._scratch.ctypes.data,
+            len(self._scratch),
+            self._stack.ctypes.data,
+            len(self._stack),
+        )

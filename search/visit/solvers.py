@@ -1,0 +1,21 @@
+"""The solver a query gets: the compiled kernel for floats, the reference for fractions."""
+
+from __future__ import annotations
+
+from .reference import KingdomSolver
+
+
+def make_solver(exact: bool = False, deadline: float | None = None) -> KingdomSolver:
+    """A fresh solver for one query: the compiled kernel for floats, the reference kernel for
+    exact fractions (both give the same values; tests/test_fastkernel.py)."""
+    if exact:
+        return KingdomSolver(exact=True, deadline=deadline)
+    from .kernel import FastKingdomSolver
+
+    return FastKingdomSolver(deadline=deadline)
+
+
+def warm_up() -> None:
+    """Load the compiled kernel now (from numba's cache, or compiling it), so that time
+    limits measure search rather than loading."""
+    make_solver().decide(1, 2, 0, 0, (1, 1, 1, 1), (1,))
