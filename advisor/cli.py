@@ -3,12 +3,16 @@
 Every command turns its text input into ``search`` values at the edge
 (:mod:`advisor.notation`), calls plain functions, and renders the results.
 Bad input ends with one line on stderr and exit code 1 (our checks) or 2
-(usage errors), never a traceback.
+(usage errors), never a traceback; :func:`main` is the one place that decides.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
+import traceback
+from pathlib import Path
 
 import typer
 
@@ -25,26 +29,120 @@ for group in (sweep_cli, analyse_cli, tour_cli, odds_cli, advise_cli, coach_cli)
     group.register(app)
 
 
+_DEBUG_FLAG = "--debug"
+_INTERRUPTED = 130  # typer turns KeyboardInterrupt into this exit code; 128 + SIGINT
+_BROKEN_PIPE = 141  # what a shell reports for a command killed by SIGPIPE: 128 + 13
+
+
 def main() -> None:
-    """Console-script entry: run the app, turning every input error into one line."""
+    """Console-script entry: run the app, turning every failure into one line on stderr.
+
+    Our own checks (``ValueError`` subclasses) exit 1, usage errors 2, an interrupt
+    130; anything unexpected exits 1 with its type on one line and the traceback in
+    :func:`error_log_path`. ``--debug`` as the first argument, or ``EMISSARY_DEBUG=1``,
+    shows the traceback instead.
+    """
+    args = sys.argv[1:]
+    debug = os.environ.get("EMISSARY_DEBUG", "") not in ("", "0")
+    if args[:1] == [_DEBUG_FLAG]:
+        debug, args = True, args[1:]
     try:
-        code = app(standalone_mode=False)
-    except ValueError as error:  # our own checks: notation, rules, options
+        code = app(args=args, prog_name="emissary", standalone_mode=False)
+    except BrokenPipeError:
+        _quiet_exit(_BROKEN_PIPE)
+    except KeyboardInterrupt:
+        _fail("interrupted", _INTERRUPTED, prefix="emissary: ")
+    except ValueError as error:  # our own checks: notation, rules, options, files
         _fail(str(error), 1)
-    except typer.Abort:
+    except typer.Abort as error:
+        if isinstance(error.__cause__, EOFError):
+            _fail("aborted: end of input", 1)
         _fail("aborted", 1)
+    except OSError as error:  # a missing folder, a full disk, a file we may not read
+        _fail(_os_message(error), 1)
     except Exception as error:
         if hasattr(error, "format_message") and hasattr(error, "exit_code"):
             message = error.format_message()
             if not message:  # no arguments: typer has printed the help
                 sys.exit(error.exit_code)
             _fail(message, error.exit_code)  # click usage errors
-        raise
+        if debug:
+            raise
+        _internal_error(error)
+    try:
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not at interpreter exit
+    except BrokenPipeError:
+        _quiet_exit(_BROKEN_PIPE)
+    except OSError as error:
+        _fail(_os_message(error), 1)
+    if code == _INTERRUPTED:
+        _fail("interrupted", _INTERRUPTED, prefix="emissary: ")
     if isinstance(code, int) and code:
         sys.exit(code)
 
 
-def _fail(message: str, code: int) -> None:
-    first_line = " ".join(message.split())
-    sys.stderr.write(f"emissary: error: {first_line}\n")
+def error_log_path() -> Path:
+    """The file that keeps the traceback of the last unexpected error."""
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
+    return Path(state) / "emissary" / "last-error.log"
+
+
+def _internal_error(error: BaseException) -> None:
+    what = (
+        f"{type(error).__name__}: {_clip(str(error), 80)}" if str(error) else type(error).__name__
+    )
+    log = error_log_path()
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text("".join(traceback.format_exception(error)), encoding="utf-8")
+        where = f"traceback in {log}"
+    except OSError as cannot:
+        where = f"could not write the traceback to {log} ({cannot.strerror or cannot})"
+    _fail(
+        f"internal error ({what}); {where}; rerun with --debug or EMISSARY_DEBUG=1 to see it, "
+        "and please report it",
+        1,
+    )
+
+
+def _os_message(error: OSError) -> str:
+    reason = error.strerror or str(error) or type(error).__name__
+    if error.filename is not None:
+        return f"{reason}: {_clip(os.fsdecode(error.filename), 120)}"
+    if error.errno in (errno.ENOSPC, errno.EFBIG, errno.EIO):  # no file name: it was the output
+        return f"cannot write: {reason}"
+    return reason
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _quiet_exit(code: int) -> None:
+    _discard_stdout()
     sys.exit(code)
+
+
+def _fail(message: str, code: int, prefix: str = "emissary: error: ") -> None:
+    first_line = " ".join(message.split())
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _discard_stdout()
+    try:
+        sys.stderr.write(f"{prefix}{first_line}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    sys.exit(code)
+
+
+def _discard_stdout() -> None:
+    # Send what is still buffered nowhere, so the interpreter's last flush cannot fail again.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
