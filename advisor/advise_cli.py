@@ -61,7 +61,8 @@ def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
     kingdoms = []
     for kingdom in advice.kingdoms:
         estimates = {
-            column: {"ci": list(chance.interval), "playouts": chance.playouts}
+            column: {"ci": list(chance.interval), "ci_of": "the fallback policy's success rate",
+                     "playouts": chance.playouts, "floor": chance.floor}
             for column, chance in zip(COLUMNS, kingdom.chances)
             if chance.estimate
         }
@@ -72,6 +73,7 @@ def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
                 "trump": kingdom.trump.letter,
                 "target": kingdom.target,
                 "chance": {column: kingdom.chance(column).value for column in COLUMNS},
+                "kind": {column: kingdom.chance(column).kind for column in COLUMNS},
                 "estimates": estimates,
                 "tour_value": _tour_value_json(kingdom.tour_value),
                 "distribution": _distribution_json(kingdom.distribution),
@@ -90,6 +92,7 @@ def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
             "target": best.target,
             "chance": best.chance("all").value,
             "estimate": best.chance("all").estimate,
+            "kind": best.chance("all").kind,
             "tour_value": _tour_value_json(best.tour_value),
             "reason": tables.advice_reason(advice, ascii=True),
         },

@@ -189,6 +189,8 @@ def _column_title(column: str, ascii: bool) -> str:
 def _column_name(column: str) -> str:
     if column in COLUMN_TITLES:
         return {"none": "no ability", "jacks": "all four Jacks", "all": "every ability"}[column]
+    if len(column) > 1:  # a subset solved only as a lower bound
+        return " and ".join(Suit.from_letter(letter).ability for letter in column)
     suit = Suit.from_letter(column)
     return f"{suit.ability} alone"
 
@@ -213,6 +215,19 @@ def percent_text(p: float, estimate: bool = False, ascii: bool = False) -> str:
     return ("~" if ascii else "≈") + text if estimate else text
 
 
+def chance_text(chance: Chance, ascii: bool = False) -> str:
+    """A chance with the mark of its kind: none if exact, ``≈`` (``~``) for an estimate,
+    ``≥`` (``>=``) for a proven lower bound.
+
+    >>> chance_text(Chance(0.92, bound=True, floor=0.92)), chance_text(Chance(0.997, bound=True))
+    ('≥92%', '≥99%')
+    """
+    if chance.kind != "bound":
+        return percent_text(chance.value, chance.estimate, ascii)
+    text = "99%" if 0.995 <= chance.value < 1 - 1e-9 else percent_text(chance.value)
+    return (">=" if ascii else "≥") + text
+
+
 def mini_bar(p: float, width: int = 3, ascii: bool = False) -> str:
     """A bar ``width`` characters wide, in eighths of a block (``#`` per whole cell in ASCII)."""
     p = min(max(p, 0.0), 1.0)
@@ -225,8 +240,8 @@ def mini_bar(p: float, width: int = 3, ascii: bool = False) -> str:
 
 def _chance_cell(chance: Chance, best: bool, ascii: bool) -> Text:
     # ASCII output is often read without colour, so there the best cell also carries a '*'.
-    text = percent_text(chance.value, chance.estimate, ascii)
-    style = BEST_STYLE if best else ("yellow" if chance.estimate else "")
+    text = chance_text(chance, ascii)
+    style = BEST_STYLE if best else ("yellow" if chance.kind != "exact" else "")
     mark = "*" if best and ascii else " "
     return Text.assemble((f"{text:>4}", style), mark, (mini_bar(chance.value, ascii=ascii), "cyan"))
 
@@ -239,7 +254,7 @@ def advice_reason(advice: VisitAdvice, ascii: bool = False) -> str:
     return (
         f"Visit kingdom {best.position} ({ruler_str(best.ruler, ascii)}, target {best.target}): "
         f"the best {tour_value_name(value)}, {tour_value_text(value, interval=True)}; "
-        f"this visit's chance {percent_text(chance.value, chance.estimate, ascii)} "
+        f"this visit's chance {chance_text(chance, ascii)} "
         "with every Jack and supporter."
     )
 
@@ -322,8 +337,17 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
         parts.append(
             Text(
                 f"{mark} marks a Monte Carlo estimate: the exact search ran out of time "
-                "(--time-limit). Its fallback policy never beats best play, so an estimate "
-                "errs low.",
+                "(--time-limit), so the cell is a fallback policy's success rate over playouts "
+                "(its interval in --json). Best play does at least as well.",
+                style="yellow",
+            )
+        )
+    if any(c.kind == "bound" for k in advice.kingdoms for c in k.chances):
+        mark = ">=" if ascii else "≥"
+        parts.append(
+            Text(
+                f"{mark} marks a proven lower bound: the exact chance with fewer abilities "
+                "(a Jack left unused), which beat the fallback policy's estimate.",
                 style="yellow",
             )
         )
@@ -432,8 +456,9 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
             Text(
                 "ESTIMATES: the exact search ran out of time, so each option's chance comes from "
                 f"Monte Carlo playouts ({chance.playouts} for the best) of a fallback policy after "
-                "it, in equal time for each option; options that draw cards get fewer playouts. "
-                "Ranked by the low end of the 95% CI, so few lucky playouts do not come first. "
+                "it, in equal time for each option, every option on the same deck orders; "
+                "options that draw cards get fewer playouts. Ranked by the estimate; each CI "
+                "is the fallback policy's success rate after that option. "
                 "Raise --time-limit for exact answers.",
                 style="yellow",
             )
@@ -444,8 +469,10 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
     table.add_column("chance", justify="right")
     table.add_column("loss", justify="right")
     table.add_column("95% CI" if chance.estimate else "")
+    top = advice.moves[0].chance if advice.moves else None
     for move in advice.moves:
-        style = BEST_STYLE if move.loss <= 1e-12 else ""
+        # only the options level with the first row are styled best (ranked by value)
+        style = BEST_STYLE if top is not None and move.chance >= top - 1e-12 else ""
         if move.estimate:
             low, high = move.interval
             last = f"{_percent(low).strip()}-{_percent(high).strip()}"

@@ -16,6 +16,7 @@ from search.game.cards import KINGS, QUEENS, CardSet
 from search.game.rules import IllegalActionError
 from search.game.tour import TourConfig, tour_between_visits
 from search.tours.advice import (
+    BOUND_COLUMNS,
     COLUMNS,
     ESTIMATE_PLAYOUTS,
     Chance,
@@ -81,9 +82,10 @@ def test_advise_json_equals_solve_kingdom_for_every_kingdom_and_ability_set(
 
 
 def test_kingdoms_of_one_trump_share_their_solves(monkeypatch, capsys) -> None:
-    """advise: K♣ and Q♣ share one solve per ability set: 7 sets x 2 trumps = 14 solves."""
+    """advise: K♣ and Q♣ share one solve per ability set: 9 sets (the 7 columns and the 2
+    bounding subsets) x 2 trumps = 18 solves."""
     data = _advise_json(monkeypatch, capsys, "8H", *SHARED)
-    assert data["solves"] == 14 and data["estimates"] == 0
+    assert data["solves"] == 18 and data["estimates"] == 0
 
 
 @pytest.mark.parametrize("objective", ["score", "perfect"])
@@ -122,7 +124,7 @@ def test_advise_visit_reports_progress_to_the_end() -> None:
     tour = tour_between_visits([KC, None, None, KS], used=[KD, KH], config=TourConfig(short=True))
     steps = []
     advise_visit(tour, CardSet.parse("3H"), progress=lambda *step: steps.append(step))
-    total = 2 * len(COLUMNS)
+    total = 2 * (len(COLUMNS) + len(BOUND_COLUMNS))
     assert [s[0] for s in steps] == list(range(total + 1))
     assert all(s[1] == total for s in steps)
 
@@ -135,15 +137,43 @@ def test_a_solve_past_the_time_limit_gives_flagged_estimates(monkeypatch, capsys
     code, out, err = run_in_process(monkeypatch, capsys, [*args, "--json"])
     assert code == 0, err
     kingdom = json.loads(out)["kingdoms"][0]
-    # All four Jacks search far past the first clock reading of either kernel.
-    assert {"jacks", "all"} <= set(kingdom["estimates"])
+    # All four Jacks search far past the first clock reading of either kernel: the cell is
+    # the estimate or, where an exact subset chance beats it, that proven bound.
+    assert {kingdom["kind"]["jacks"], kingdom["kind"]["all"]} <= {"estimate", "bound"}
+    assert set(kingdom["estimates"]) == {c for c, k in kingdom["kind"].items() if k == "estimate"}
     for column, estimate in kingdom["estimates"].items():
         low, high = estimate["ci"]
         assert low - 1e-12 <= kingdom["chance"][column] <= high + 1e-12  # Wilson rounds
         assert estimate["playouts"] >= ESTIMATE_PLAYOUTS
     code, out, err = run_in_process(monkeypatch, capsys, args)
     assert code == 0, err
-    assert "≈" in out and "Monte Carlo" in out
+    assert ("≈" in out and "Monte Carlo" in out) or ("≥" in out and "lower bound" in out)
+
+
+# The README's worked example (issue 16): kingdom 6 showed all Jacks below its own exact
+# Politics column. A combined cell may be estimated, but never below an exact subset chance.
+EXAMPLE = ("3C 3D 2H 3H 6H AS 7S 8S", "KC QD KS QS QC KH QH KD")
+
+
+@pytest.mark.parametrize("seconds", ["2", "6"])
+def test_combined_cells_are_never_below_an_exact_subset_cell(monkeypatch, capsys, seconds):
+    """advise --json: the all-Jacks and all cells are at least every exact cell of a subset
+    of their abilities in the same row, and each says whether it is exact, a bound or an
+    estimate; an estimate keeps its interval and its proven floor."""
+    hand, rulers = EXAMPLE
+    args = ["advise", hand, "--rulers", rulers, "--time-limit", seconds, "--json"]
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert code == 0, err
+    for kingdom in json.loads(out)["kingdoms"]:
+        chance, kind = kingdom["chance"], kingdom["kind"]
+        exact = [chance[c] for c in ("none", "H", "C", "S", "D") if kind[c] == "exact"]
+        for column in ("jacks", "all"):
+            assert chance[column] >= max(exact) - 1e-12, (kingdom["position"], column)
+            if kind[column] == "estimate":
+                estimate = kingdom["estimates"][column]
+                assert estimate["floor"] <= chance[column]
+                assert estimate["ci"][0] - 1e-12 <= chance[column] <= estimate["ci"][1] + 1e-12
+        assert chance["all"] >= chance["jacks"] - 1e-12 or kind["jacks"] == "estimate"
 
 
 # --- the table ---------------------------------------------------------------------------------

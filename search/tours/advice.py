@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..game import Card, CardSet, Ruler, Suit, TourState
 from ..infra import process_pool
@@ -59,9 +59,20 @@ COLUMNS = ("none", "H", "C", "S", "D", "jacks", "all")
 """The ability sets of :func:`advise_visit`: none, each Jack alone (by suit letter), all four
 Jacks, and all Jacks with the unused supporters."""
 
+BOUND_COLUMNS = ("HS", "DHS")
+"""Subsets of the Jacks solved exactly, beside :data:`COLUMNS`, only to bound the combined
+cells from below: with every Jack a player can always play as if some were absent."""
+
 # Cheap ability sets first, so that early progress is quick. "all" before "jacks": with no
 # unused supporter they are one solve, and "all" needs the full result (its distribution).
-_ORDER = ("none", "H", "S", "C", "D", "all", "jacks")
+_ORDER = ("none", "H", "S", "HS", "C", "D", "DHS", "all", "jacks")
+
+SUBSETS = {
+    "jacks": ("none", "H", "C", "S", "D", "HS", "DHS"),
+    "all": ("none", "H", "C", "S", "D", "HS", "DHS", "jacks"),
+}
+"""For each combined column, the columns whose ability sets it contains: their exact chances
+are proven lower bounds for it."""
 
 EXACT_SHARE = 0.5
 """The share of advise_visit's time limit the exact solves may use; estimates get the rest."""
@@ -88,12 +99,22 @@ class AmbiguousPilesError(InvalidPositionError):
 
 @dataclass(frozen=True)
 class Chance:
-    """A chance, exact or a Monte Carlo estimate with its 95% interval."""
+    """A chance of one of three kinds: ``exact``; a proven lower ``bound`` (the exact chance of
+    a subset of the abilities, shown as "≥"); or a Monte Carlo ``estimate`` of a policy's
+    success rate, with the 95% interval of that rate (the optimal chance is at least
+    ``floor``, and at least what the policy achieves)."""
 
     value: float
     estimate: bool = False
-    interval: tuple[float, float] | None = None
+    interval: tuple[float, float] | None = None  # an estimate's: the policy's success rate
     playouts: int = 0
+    bound: bool = False  # value is a proven lower bound, not the exact chance
+    floor: float = 0.0  # the best exact chance of a subset of the abilities
+
+    @property
+    def kind(self) -> str:
+        """``exact``, ``bound`` or ``estimate``."""
+        return "estimate" if self.estimate else "bound" if self.bound else "exact"
 
     @classmethod
     def of(cls, result: KingdomResult) -> Chance:
@@ -150,14 +171,15 @@ class _Solve:
 def column_abilities(
     column: str, unused: Sequence[Ruler]
 ) -> tuple[tuple[Suit, ...], tuple[Suit, ...]]:
-    """The Jacks and supporter suits of one ability set of :data:`COLUMNS`."""
+    """The Jacks and supporter suits of one ability set of :data:`COLUMNS` or
+    :data:`BOUND_COLUMNS`."""
     if column == "none":
         return (), ()
     if column == "jacks":
         return tuple(Suit), ()
     if column == "all":
         return tuple(Suit), tuple(r.suit for r in unused)
-    return (Suit.from_letter(column),), ()
+    return tuple(Suit.from_letter(letter) for letter in column), ()
 
 
 def politics_pool(tour: TourState, position: int) -> tuple[Suit, ...]:
@@ -193,6 +215,7 @@ def advise_visit(
         raise InvalidPositionError("the tour is over: no kingdom is left to visit")
     positions = tour.unvisited
     cells = [(column, p) for column in _ORDER for p in positions]
+    bounds_only = {cell for cell in cells if cell[0] in BOUND_COLUMNS}
     states = {cell: _cell_position(tour, hand, *cell) for cell in cells}
     keys = {cell: _solve_key(state) for cell, state in states.items()}
     exact_end = None if time_limit is None else started + EXACT_SHARE * time_limit
@@ -215,7 +238,7 @@ def advise_visit(
             found[cell] = value
         if all(keys[c] != key for c in cells[done + 1 :]):
             solve.solver = None  # done with its memo; what it found stays
-    open_cells = [cell for cell in cells if cell not in found]
+    open_cells = [cell for cell in cells if cell not in found and cell not in bounds_only]
     queries: dict[tuple, list] = {}  # one estimate per (solve, target), shared by its cells
     for cell in open_cells:
         queries.setdefault((keys[cell], states[cell].target), []).append(cell)
@@ -236,7 +259,7 @@ def advise_visit(
             position=p,
             ruler=tour.rulers[p - 1],
             target=tour.config.target(p),
-            chances=tuple(_cell_chance(found[c, p]) for c in COLUMNS),
+            chances=_row_chances(found, p),
             distribution=found["all", p].distribution,
             tour_value=values[p][1],
         )
@@ -312,6 +335,30 @@ def _estimate(position: Position, seconds: float | None, forced: tuple | None, l
 
 def _cell_chance(value: KingdomResult | float) -> Chance:
     return Chance.of(value) if isinstance(value, KingdomResult) else Chance(value)
+
+
+def _row_chances(found: dict, position: int) -> tuple[Chance, ...]:
+    """One kingdom's chances in the order of :data:`COLUMNS`. A combined cell that is not
+    exact is never shown below an exact subset chance of the same row: it is the larger of
+    its estimate and that proven bound, and says which it is."""
+    cells = {c: _cell_chance(found[c, position]) for c in COLUMNS}
+    exact = {
+        c: _cell_chance(found[c, position]).value
+        for c in (*COLUMNS, *BOUND_COLUMNS)
+        if (c, position) in found and not _cell_chance(found[c, position]).estimate
+    }
+    for column in ("jacks", "all"):  # "all" contains "jacks": settle "jacks" first
+        cell = cells[column]
+        if not cell.estimate:
+            continue
+        floor = max((exact[c] for c in SUBSETS[column] if c in exact), default=0.0)
+        if column == "all" and cells["jacks"].kind != "estimate":
+            floor = max(floor, cells["jacks"].value)
+        if floor >= cell.value:
+            cells[column] = Chance(floor, bound=True, floor=floor)
+        else:
+            cells[column] = replace(cell, floor=floor)
+    return tuple(cells[c] for c in COLUMNS)
 
 
 def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | float | None:
@@ -500,8 +547,8 @@ def rank_moves(
     Commerce's discards are solved exactly whatever ``time_limit``: the Monte Carlo fallback
     does not model a pending discard. Otherwise the exact search gets half of ``time_limit``;
     past it every option is estimated in the other half (:func:`estimate_options`), ranked by
-    the low end of its interval (:func:`_rank_key`); the first one's estimate stands for the
-    position's chance, and a loss may then be negative (a higher but less certain estimate).
+    its estimate (:func:`_rank_key`); the first one's estimate stands for the position's
+    chance.
     """
     _check_kingdom(tour, kingdom)
     started = time.perf_counter()
@@ -564,6 +611,7 @@ def _ranked(moves: list[Move]) -> tuple[Move, ...]:
 
 
 def _rank_key(chance: float, interval: tuple[float, float] | None) -> tuple[float, float]:
-    """Exact chances rank by value; estimates by the low end of their 95% interval, then
-    value, so that a lucky handful of playouts does not outrank a well-measured option."""
-    return (chance if interval is None else interval[0], chance)
+    """Options rank by their chance, exact or estimated (issue: a lower estimate never ranks
+    above a higher one); between equal chances an exact one, or the narrower interval, first."""
+    width = 0.0 if interval is None else interval[1] - interval[0]
+    return (chance, -width)
