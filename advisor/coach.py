@@ -51,6 +51,7 @@ from .notation import (
     parse_hand,
     parse_ruler,
     parse_rulers,
+    quote,
 )
 from .session import (
     Session,
@@ -212,7 +213,7 @@ class Coach:
         try:
             position = int(text)
         except ValueError:
-            raise ValueError(f"{text!r} is not a kingdom number") from None
+            raise ValueError(f"{quote(text)} is not a kingdom number") from None
         event = {"type": "kingdom", "position": position}
         if advice is not None:
             measure = "costs" if "costs" in advice else "chances"
@@ -365,7 +366,7 @@ def parse_play(text: str, visit: VisitState):
             else:
                 source = parse_ruler(word)
         return UseAbility(suit, source, target)
-    raise ValueError(f"{text!r} is not a play here: type 'd' to debate, or 'help'")
+    raise ValueError(f"{quote(text)} is not a play here: type 'd' to debate, or 'help'")
 
 
 def state_text(session: Session, ascii: bool) -> str:

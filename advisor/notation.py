@@ -26,6 +26,7 @@ the offending text and says what is allowed. Printed forms (``A♣`` or ``AC``) 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from rich.text import Text
@@ -53,6 +54,7 @@ __all__ = [
     "parse_rulers",
     "parse_suit",
     "parse_suits",
+    "quote",
     "ruler_str",
     "ruler_text",
     "suit_str",
@@ -119,17 +121,45 @@ _PIECE = r"(?:10|[1-9]|[ajbkq])(?:kr|ka|pi|he|[cdhsp♣♦♥♠♧♢♡♤])"
 _GLUED = re.compile(f"(?:{_PIECE})+", re.IGNORECASE)
 _GLUED_PIECE = re.compile(_PIECE, re.IGNORECASE)
 
+QUOTE_LIMIT = 40  # characters of the user's text an error message quotes
 _SUIT_HELP = "use C D H S, ♣ ♦ ♥ ♠, or German Kr Ka H P"
 _AMBIGUOUS_HELP = "(Kreuz or Karo?): write Kr for ♣ or Ka for ♦"
 _CARD_HELP = "a card is a rank (A, 2-8) then a suit, like 'AC' or '7♥'"
 _RULER_HELP = "a ruler is K or Q then a suit, like 'KC' or 'Q♥'"
 
 
+def quote(text: str) -> str:
+    """The user's ``text`` quoted for an error message: ``repr``, cut to ``QUOTE_LIMIT`` characters.
+
+    >>> quote("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'"
+    """
+    if len(text) > QUOTE_LIMIT:
+        text = text[: QUOTE_LIMIT - 1] + "…"
+    return repr(text)
+
+
+_BLANKS = " \t\n"
+
+
+def _refuse_controls(text: str) -> None:
+    # Tabs and newlines separate cards like spaces; any other control character (a stray
+    # carriage return, NUL, an escape sequence) is a paste gone wrong, named by its escape.
+    for char in text:
+        if char not in _BLANKS and unicodedata.category(char) == "Cc":
+            raise NotationError(
+                f"{quote(text.strip(_BLANKS))} holds the control character {char!r}: "
+                "type cards, suits and rulers as plain text"
+            )
+
+
 def _clean(token: str) -> str:
+    _refuse_controls(token)
     return token.strip().translate(_PRESENTATION)
 
 
 def _tokens(text: str) -> list[str]:
+    _refuse_controls(text)
     return [token for token in _SEPARATORS.split(text) if token]
 
 
@@ -139,8 +169,10 @@ def _lookup_suit(shown: str, suit_text: str) -> Suit:
     if suit is not None:
         return suit
     if suit_text.lower() == "k":
-        raise UnknownSuitError(f"{shown!r} has an ambiguous suit {suit_text!r} {_AMBIGUOUS_HELP}")
-    raise UnknownSuitError(f"{shown!r} has an unknown suit {suit_text!r}: {_SUIT_HELP}")
+        raise UnknownSuitError(
+            f"{quote(shown)} has an ambiguous suit {quote(suit_text)} {_AMBIGUOUS_HELP}"
+        )
+    raise UnknownSuitError(f"{quote(shown)} has an unknown suit {quote(suit_text)}: {_SUIT_HELP}")
 
 
 def _check_shape(
@@ -154,20 +186,20 @@ def _check_shape(
     # Common slips get a pointed hint instead of a bare "not a card": a space inside one token,
     # a lone suit, the suit written before the rank, and several cards typed without a gap.
     if _SEPARATORS.search(text):
-        raise error(f"{shown!r} is not one {noun}: {help_text}")
+        raise error(f"{quote(shown)} is not one {noun}: {help_text}")
     if text.lower() in _SUIT_FORMS:
-        raise error(f"{shown!r} is a suit, not a {noun}: {help_text}")
+        raise error(f"{quote(shown)} is a suit, not a {noun}: {help_text}")
     for width in (2, 1):
         suit_part, rank_part = text[:width], text[width:]
         if suit_part.lower() in _SUIT_FORMS and rank_part.lower() in ranks:
             raise error(
-                f"{shown!r} puts the suit first: write the rank first, like "
-                f"{rank_part + suit_part!r}"
+                f"{quote(shown)} puts the suit first: write the rank first, like "
+                f"{quote(rank_part + suit_part)}"
             )
     if _GLUED.fullmatch(text) and len(pieces := _GLUED_PIECE.findall(text)) > 1:
         raise error(
-            f"{shown!r} runs several {noun}s together: separate them with spaces or commas, "
-            f"like {' '.join(pieces)!r}"
+            f"{quote(shown)} runs several {noun}s together: separate them with spaces or commas, "
+            f"like {quote(' '.join(pieces))}"
         )
 
 
@@ -185,16 +217,20 @@ def parse_card(token: str) -> Card:
     match = _RANK_SPLIT.fullmatch(text)
     rank_part = match.group(1).lower() if match else ""
     if rank_part not in (*_DECK_RANKS, "9", "10", "j", "b", "k", "q"):
-        raise InvalidCardError(f"{shown!r} is not a card: {_CARD_HELP}")
+        raise InvalidCardError(f"{quote(shown)} is not a card: {_CARD_HELP}")
     if not match.group(2):
-        raise InvalidCardError(f"{shown!r} has no suit: {_CARD_HELP}")
+        raise InvalidCardError(f"{quote(shown)} has no suit: {_CARD_HELP}")
     suit = _lookup_suit(shown, match.group(2))
     if rank_part in ("9", "10"):
-        raise InvalidCardError(f"{shown!r} is not a deck card: 9s and 10s only mark kingdoms")
+        raise InvalidCardError(f"{quote(shown)} is not a deck card: 9s and 10s only mark kingdoms")
     if rank_part in ("j", "b"):
-        raise InvalidCardError(f"{shown!r} is not a deck card: Jacks are advisors, not hand cards")
+        raise InvalidCardError(
+            f"{quote(shown)} is not a deck card: Jacks are advisors, not hand cards"
+        )
     if rank_part in ("k", "q"):
-        raise InvalidCardError(f"{shown!r} is a ruler, not a hand card: hand cards are Aces to 8s")
+        raise InvalidCardError(
+            f"{quote(shown)} is a ruler, not a hand card: hand cards are Aces to 8s"
+        )
     return CARDS[8 * suit + _DECK_RANKS[rank_part] - 1]
 
 
@@ -207,9 +243,11 @@ def _distinct(tokens: list[str], parse, noun: str) -> list:
         if item in seen:
             first = seen[item]
             if first == token:
-                raise DuplicateCardError(f"{token!r} appears twice: each {noun} can be given once")
+                raise DuplicateCardError(
+                    f"{quote(token)} appears twice: each {noun} can be given once"
+                )
             raise DuplicateCardError(
-                f"{token!r} and {first!r} are the same {noun}: each {noun} can be given once"
+                f"{quote(token)} and {quote(first)} are the same {noun}: each {noun} can be given once"
             )
         seen[item] = token
         items.append(item)
@@ -224,7 +262,7 @@ def parse_cards(text: str) -> list[Card]:
     """
     tokens = _tokens(text)
     if not tokens:
-        where = f" in {text.strip()!r}" if text.strip() else ""
+        where = f" in {quote(text.strip())}" if text.strip() else ""
         raise EmptyInputError(f"no cards given{where}: type cards like 'AC 7H 3♠'")
     return _distinct(tokens, parse_card, "card")
 
@@ -234,7 +272,7 @@ def parse_hand(text: str, size: int = 8) -> CardSet:
     cards = parse_cards(text)
     if len(cards) != size:
         noun = "card" if size == 1 else "cards"
-        raise HandSizeError(f"a hand has {size} {noun}, got {len(cards)}: {text.strip()!r}")
+        raise HandSizeError(f"a hand has {size} {noun}, got {len(cards)}: {quote(text.strip())}")
     return CardSet(cards)
 
 
@@ -248,8 +286,8 @@ def parse_suit(token: str) -> Suit:
     if suit is not None:
         return suit
     if text.lower() == "k":
-        raise UnknownSuitError(f"{shown!r} is ambiguous {_AMBIGUOUS_HELP}")
-    raise UnknownSuitError(f"{shown!r} is not a suit: {_SUIT_HELP}")
+        raise UnknownSuitError(f"{quote(shown)} is ambiguous {_AMBIGUOUS_HELP}")
+    raise UnknownSuitError(f"{quote(shown)} is not a suit: {_SUIT_HELP}")
 
 
 def parse_suits(text: str) -> list[Suit]:
@@ -274,8 +312,12 @@ def parse_suits(text: str) -> list[Suit]:
             if suit is None:
                 bad = chunk[position]
                 if bad.lower() == "k":
-                    raise UnknownSuitError(f"{bad!r} in {shown!r} is ambiguous {_AMBIGUOUS_HELP}")
-                raise UnknownSuitError(f"{bad!r} in {shown!r} is not a suit: {_SUIT_HELP}")
+                    raise UnknownSuitError(
+                        f"{quote(bad)} in {quote(shown)} is ambiguous {_AMBIGUOUS_HELP}"
+                    )
+                raise UnknownSuitError(
+                    f"{quote(bad)} in {quote(shown)} is not a suit: {_SUIT_HELP}"
+                )
             suits.append(suit)
             position += width
     return suits
@@ -295,16 +337,16 @@ def parse_ruler(token: str) -> Ruler:
     match = _RANK_SPLIT.fullmatch(text)
     rank_part = match.group(1).lower() if match else ""
     if rank_part not in (*_DECK_RANKS, "9", "10", "j", "b", "k", "q"):
-        raise InvalidRulerError(f"{shown!r} is not a ruler: {_RULER_HELP}")
+        raise InvalidRulerError(f"{quote(shown)} is not a ruler: {_RULER_HELP}")
     if not match.group(2):
-        raise InvalidRulerError(f"{shown!r} has no suit: {_RULER_HELP}")
+        raise InvalidRulerError(f"{quote(shown)} has no suit: {_RULER_HELP}")
     suit = _lookup_suit(shown, match.group(2))
     if rank_part in _DECK_RANKS:
-        raise InvalidRulerError(f"{shown!r} is a deck card, not a ruler: {_RULER_HELP}")
+        raise InvalidRulerError(f"{quote(shown)} is a deck card, not a ruler: {_RULER_HELP}")
     if rank_part in ("j", "b"):
-        raise InvalidRulerError(f"{shown!r} is a Jack, an advisor, not a ruler: {_RULER_HELP}")
+        raise InvalidRulerError(f"{quote(shown)} is a Jack, an advisor, not a ruler: {_RULER_HELP}")
     if rank_part in ("9", "10"):
-        raise InvalidRulerError(f"{shown!r} only marks a kingdom, not a ruler: {_RULER_HELP}")
+        raise InvalidRulerError(f"{quote(shown)} only marks a kingdom, not a ruler: {_RULER_HELP}")
     return Ruler(rank_part.upper(), suit)
 
 
@@ -312,12 +354,14 @@ def parse_rulers(text: str, count: int | None = None) -> list[Ruler]:
     """Parse distinct rulers in input order; with ``count``, exactly that many."""
     tokens = _tokens(text)
     if not tokens and count != 0:
-        where = f" in {text.strip()!r}" if text.strip() else ""
+        where = f" in {quote(text.strip())}" if text.strip() else ""
         raise EmptyInputError(f"no rulers given{where}: type rulers like 'KC Q♥'")
     rulers = _distinct(tokens, parse_ruler, "ruler")
     if count is not None and len(rulers) != count:
         noun = "ruler" if count == 1 else "rulers"
-        raise InvalidRulerError(f"expected {count} {noun}, got {len(rulers)}: {text.strip()!r}")
+        raise InvalidRulerError(
+            f"expected {count} {noun}, got {len(rulers)}: {quote(text.strip())}"
+        )
     return rulers
 
 
@@ -339,7 +383,7 @@ def parse_layout(text: str, count: int) -> list[Ruler | None]:
     if len(tokens) != count:
         raise InvalidRulerError(
             f"expected {count} kingdoms (a ruler or '-' for a won one), got {len(tokens)}: "
-            f"{text.strip()!r}"
+            f"{quote(text.strip())}"
         )
     layout: list[Ruler | None] = []
     seen: dict[Ruler, str] = {}
@@ -350,7 +394,7 @@ def parse_layout(text: str, count: int) -> list[Ruler | None]:
         ruler = parse_ruler(token)
         if ruler in seen:
             raise DuplicateCardError(
-                f"{token!r} lies on two kingdoms in {text.strip()!r}: each ruler lies on one"
+                f"{quote(token)} lies on two kingdoms in {quote(text.strip())}: each ruler lies on one"
             )
         seen[ruler] = token
         layout.append(ruler)
@@ -367,10 +411,12 @@ def parse_positions(text: str, count: int) -> list[int]:
         return []
     positions = []
     for token in _tokens(text):
-        if not token.isascii() or not token.isdigit() or not 1 <= int(token) <= count:
-            raise NotationError(f"{token!r} is not a kingdom: use positions 1..{count}")
+        if not (
+            token.isascii() and token.isdigit() and len(token) <= 4 and 1 <= int(token) <= count
+        ):
+            raise NotationError(f"{quote(token)} is not a kingdom: use positions 1..{count}")
         if int(token) in positions:
-            raise DuplicateCardError(f"kingdom {token} is given twice in {text.strip()!r}")
+            raise DuplicateCardError(f"kingdom {token} is given twice in {quote(text.strip())}")
         positions.append(int(token))
     return sorted(positions)
 

@@ -20,7 +20,7 @@ from search.sweep import (
     run_sweep,
 )
 
-from .notation import parse_suits
+from .notation import parse_suits, quote
 from .options import check_seconds, check_seed, check_workers
 from .sweep_tables import comparison_view, summary_view, sweep_progress
 
@@ -39,7 +39,7 @@ def jacks_letters(text: str) -> str:
         raise typer.BadParameter(str(error), param_hint="--abilities") from None
     if len(set(suits)) != len(suits):
         raise typer.BadParameter(
-            f"each Jack can be listed once, got {text!r}", param_hint="--abilities"
+            f"each Jack can be listed once, got {quote(text)}", param_hint="--abilities"
         )
     return "".join(suit.letter for suit in sorted(suits))
 

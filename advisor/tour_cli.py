@@ -10,6 +10,7 @@ from search.game import Deal, TourConfig
 from search.tours import FIRST_EDITION_POLICIES, POLICIES
 
 from . import tables
+from .notation import quote
 from .options import (
     AsciiOption,
     JsonOption,
@@ -108,7 +109,9 @@ def simulate_command(
     for name in names:
         if name not in POLICIES:
             known = ", ".join(sorted(POLICIES))
-            raise typer.BadParameter(f"unknown policy {name!r}: choose from {known}", param_hint="--policy")
+            raise typer.BadParameter(
+                f"unknown policy {quote(name)}: choose from {known}", param_hint="--policy"
+            )
     first_edition = check_variant(variant)
     if first_edition and set(names) & set(STANDARD_ONLY_POLICIES):
         raise typer.BadParameter(

@@ -9,6 +9,13 @@ import sys
 import pytest
 
 from advisor import tour_cli
+from advisor.notation import (
+    QUOTE_LIMIT,
+    NotationError,
+    parse_card,
+    parse_cards,
+    parse_hand,
+)
 
 from .test_cli import ERROR_PREFIX, assert_one_line_error, run_in_process, run_subprocess
 
@@ -110,3 +117,62 @@ def test_missing_folder_is_one_line() -> None:
     assert_one_line_error(done.returncode, done.stdout.decode(), done.stderr.decode())
     assert done.returncode == 1
     assert "nodir" in done.stderr.decode()
+
+
+# --- notation: what error messages quote, and control characters ---------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1" * 130 + "C", "x" * 200, "AC " + "♥" * 300, "K" * 80],
+    ids=["130-digit rank", "200 letters", "300 hearts", "80 Ks"],
+)
+def test_errors_quote_at_most_forty_characters_of_the_input(text: str) -> None:
+    """Notation errors quote the offending text cut to 40 characters with '…'."""
+    with pytest.raises(NotationError) as caught:
+        parse_cards(text)
+    message = str(caught.value)
+    assert "…" in message
+    assert len(message) < 40 + 120, message
+    quoted = message.split("'")[1]
+    assert len(quoted) == QUOTE_LIMIT
+
+
+def test_long_hand_on_the_command_line_is_one_short_line(monkeypatch, capsys) -> None:
+    """CLI: a 200-character token in --hand gives one short error line."""
+    code, out, err = run_in_process(
+        monkeypatch, capsys, ["odds", "--hand", "Z" * 200, "--abilities", "none"]
+    )
+    assert_one_line_error(code, out, err)
+    assert len(err) < 200
+
+
+@pytest.mark.parametrize(
+    ("text", "escape"),
+    [
+        ("2D,4C,6H,7C,AD,AC\r", r"'\r'"),
+        ("2D 4C\x00 6H", r"'\x00'"),
+        ("\x1b[31m2D 4C 6H", r"'\x1b'"),
+        ("2D 4C\x85 6H", r"'\x85'"),
+        ("2D 4C\x7f", r"'\x7f'"),
+    ],
+    ids=["carriage return", "NUL", "escape", "C1 NEL", "DEL"],
+)
+def test_control_characters_are_refused_by_their_escape(text: str, escape: str) -> None:
+    """Notation: a control character other than tab and newline is refused, named by escape."""
+    with pytest.raises(NotationError) as caught:
+        parse_cards(text)
+    message = str(caught.value)
+    assert escape in message and "control character" in message
+    assert "\n" not in message and "\r" not in message and "\x1b" not in message
+
+
+def test_tabs_and_newlines_separate_cards() -> None:
+    """Notation: tabs and newlines are separators like spaces and commas."""
+    assert parse_cards("AC\t7H\n3S") == parse_cards("AC 7H 3S")
+
+
+def test_emoji_presentation_selector_after_a_suit_is_accepted() -> None:
+    """Notation: '♥️' (heart + U+FE0F) reads as '♥', as the README says."""
+    assert parse_card("7♥\ufe0f") == parse_card("7♥")
+    assert parse_hand("A♥️ 2♣️ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠") == parse_hand("AH 2C 3S 4S 5S 6S 7S 8S")
