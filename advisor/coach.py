@@ -12,6 +12,8 @@ the suggested answer shown in brackets.
 
 from __future__ import annotations
 
+import math
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -103,7 +105,7 @@ class Coach:
         remove_leftovers(self.path)
         if self.path.exists():
             session = load(self.path)
-            self.say(f"Resuming {self.path} at step {len(session.events) + 1}.")
+            self.say(f"Resuming {escape(str(self.path))} at step {len(session.events) + 1}.")
             return session
         if seed is not None:
             session = Session.new(config, "seeded", seed)
@@ -116,7 +118,7 @@ class Coach:
                     session = Session.new(config, "physical", None, [r.ascii() for r in rulers])
                     break
                 except ValueError as error:
-                    self.say(f"[red]{' '.join(str(error).split())}[/red]")
+                    self.say(f"[red]{escape(' '.join(str(error).split()))}[/red]")
         create(self.path, session)
         return session
 
@@ -132,7 +134,8 @@ class Coach:
                 event = self.next_event(session, state)
                 session = self.commit(session, event)
         except Quit:
-            self.say(f"Saved. Resume with: emissary coach --session {self.path}")
+            resume = f"emissary coach --session {shlex.quote(str(self.path))}"
+            self.say(f"Saved. Resume with: {escape(resume)}")
             return session
         self.console.print(review_view(session, self.ascii))
         return session
@@ -152,7 +155,7 @@ class Coach:
             except _Undo:
                 raise
             except ValueError as error:
-                self.say(f"[red]{' '.join(str(error).split())}[/red]")
+                self.say(f"[red]{escape(' '.join(str(error).split()))}[/red]")
 
     def _event(self, session: Session, state) -> dict:
         phase = state.phase
@@ -349,6 +352,8 @@ def describe(action, ascii: bool = True) -> str:
 def parse_play(text: str, visit: VisitState):
     """The action a player typed (checked against the rules when it is applied)."""
     words = text.replace(",", " ").split()
+    if not words:
+        raise ValueError("no play given: type 'd' to debate, a card, or 'help'")
     head = words[0].lower()
     if head in ("d", "debate"):
         return Debate()
@@ -394,26 +399,40 @@ def review_view(session: Session, ascii: bool = False) -> Table:
     table.add_column("cost", justify="right")
     for index, event in enumerate(session.events, start=1):
         advice = event.get("advice")
-        if not advice:
+        if not isinstance(advice, dict) or not advice:
             continue
+        best = advice.get("best")
         if event["type"] == "kingdom":
-            best, played = f"kingdom {advice['best']}", f"kingdom {event['position']}"
+            best_text, played = f"kingdom {best}", f"kingdom {event['position']}"
             if "costs" in advice:
-                cost = _extra_reputation(advice["costs"].get(str(advice["best"])), advice.get("played"))
+                cost = _extra_reputation(_table_entry(advice["costs"], best), advice.get("played"))
             else:
-                cost = _cost(advice["chances"].get(str(advice["best"])), advice.get("played"))
+                cost = _cost(_table_entry(advice.get("chances"), best), advice.get("played"))
         else:
-            best, played = advice["best"], _played_text(event["action"])
+            best_text = "?" if best is None else str(best)
+            if event["type"] == "action":
+                played = _played_text(event["action"])
+            else:  # turn_down: the face-up cards that paid for a miss
+                played = " ".join(str(card) for card in event.get("cards", ()))
             if "cost" in advice:
                 cost = _extra_reputation(advice["cost"], advice.get("played"))
             else:
                 cost = _cost(advice.get("chance"), advice.get("played"))
-        table.add_row(str(index), best, played, cost)
+        # Texts come from a file anyone can edit: never read them as rich markup.
+        table.add_row(str(index), escape(best_text), escape(played), cost)
     return table
 
 
+def _table_entry(table, key):
+    return table.get(str(key)) if isinstance(table, dict) else None
+
+
+def _real(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _cost(best, played) -> str:
-    if best is None or played is None:
+    if not (_real(best) and _real(played)):
         return "?"
     loss = best - played
     return "" if loss <= 1e-12 else f"{100 * loss:.2f}%"
@@ -421,21 +440,21 @@ def _cost(best, played) -> str:
 
 def _extra_reputation(best, played) -> str:
     """First edition: the expected reputation a choice spends beyond the best one."""
-    if best is None or played is None:
+    if not (_real(best) and _real(played)):
         return "?"
     extra = played - best
     return "" if extra <= 1e-12 else f"+{extra:.3f} rep"
 
 
 def _played_text(action: dict) -> str:
-    kind = action["kind"]
+    kind = action.get("kind")
     if kind == "debate":
         return "debate"
     if kind == "answer":
-        return action["card"]
+        return str(action.get("card"))
     if kind == "discard":
-        return " ".join(action["cards"])
-    text = action["suit"]
+        return " ".join(str(card) for card in action.get("cards", ()))
+    text = str(action.get("suit"))
     if action.get("target") is not None:
         text += f" {action['target']}"
     if action.get("source"):

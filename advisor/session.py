@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,7 +61,7 @@ from search.game import (
     start_visit,
     turn_down_choices,
 )
-from search.infra import fsync_directory, write_atomically, write_temp
+from search.infra import fsync_directory, temp_files_of, write_atomically, write_temp
 
 from .notation import NotationError, card_str, parse_card, parse_ruler, parse_suit, ruler_str
 
@@ -69,8 +71,23 @@ MODES = ("physical", "seeded")
 DECISION_EVENTS = ("kingdom", "action", "turn_down")
 
 
+MAX_FILE_BYTES = 8 * 1024 * 1024  # a finished tour is a few dozen kilobytes
+MAX_DEPTH = 16  # a session nests 5 deep (file, events, event, action or advice, cards)
+BRIEF = 40  # characters of a file's value an error message quotes
+
+
 class SessionError(ValueError):
     """A session event, object or file that cannot be used; the message is one line."""
+
+
+def _brief(value: Any) -> str:
+    # The repr of a value read from a file, cut so a message stays one short line.
+    text = repr(value)
+    return text if len(text) <= BRIEF else text[: BRIEF - 1] + "…"
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 # --- encoding ------------------------------------------------------------------
@@ -94,29 +111,29 @@ def encode_action(action: Action) -> dict:
 
 def _card(value: Any) -> Card:
     if not isinstance(value, str):
-        raise SessionError(f"a card must be written as text like '7H', got {value!r}")
+        raise SessionError(f"a card must be written as text like '7H', got {_brief(value)}")
     return parse_card(value)
 
 
 def _cards(value: Any) -> list[Card]:
     if not isinstance(value, list):
-        raise SessionError(f"cards must be a list like ['7H', 'AC'], got {value!r}")
+        raise SessionError(f"cards must be a list like ['7H', 'AC'], got {_brief(value)}")
     cards = [_card(v) for v in value]
     if len(set(cards)) != len(cards):
-        raise SessionError(f"a card is given twice in {value!r}")
+        raise SessionError(f"a card is given twice in {_brief(value)}")
     return cards
 
 
 def _position(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise SessionError(f"a kingdom position must be an integer, got {value!r}")
+        raise SessionError(f"a kingdom position must be an integer, got {_brief(value)}")
     return value
 
 
 def decode_action(data: Any) -> Action:
     """The action a JSON form names; raises :class:`SessionError` on a malformed one."""
     if not isinstance(data, dict):
-        raise SessionError(f"an action must be an object, got {data!r}")
+        raise SessionError(f"an action must be an object, got {_brief(data)}")
     kind = data.get("kind")
     try:
         if kind == "debate":
@@ -126,11 +143,11 @@ def decode_action(data: Any) -> Action:
         if kind == "ability":
             suit = data.get("suit")
             if not isinstance(suit, str):
-                raise SessionError(f"an ability needs a suit letter, got {suit!r}")
+                raise SessionError(f"an ability needs a suit letter, got {_brief(suit)}")
             source = data.get("source")
             if source is not None and not isinstance(source, str):
                 raise SessionError(
-                    f"an ability source must be a ruler like 'KC' or null, got {source!r}"
+                    f"an ability source must be a ruler like 'KC' or null, got {_brief(source)}"
                 )
             target = data.get("target")
             return UseAbility(
@@ -142,18 +159,20 @@ def decode_action(data: Any) -> Action:
             return Discard(CardSet(_cards(data.get("cards"))))
     except NotationError as error:
         raise SessionError(str(error)) from None
-    raise SessionError(f"unknown action kind {kind!r}: debate, answer, ability or discard")
+    raise SessionError(f"unknown action kind {_brief(kind)}: debate, answer, ability or discard")
 
 
 def _check_event(event: Any) -> dict:
     """A JSON-ready deep copy of ``event`` after checking its shape (not its legality)."""
     if not isinstance(event, dict):
-        raise SessionError(f"an event must be an object, got {event!r}")
+        raise SessionError(f"an event must be an object, got {_brief(event)}")
     try:
         event = json.loads(json.dumps(event))
     except (TypeError, ValueError) as error:
         raise SessionError(f"an event must be plain JSON data: {error}") from None
     kind = event.get("type")
+    if not isinstance(kind, str):
+        raise SessionError(f"an event needs a type such as 'hand', got {_brief(kind)}")
     expected = {
         "hand": {"cards"},
         "kingdom": {"position"},
@@ -162,17 +181,37 @@ def _check_event(event: Any) -> dict:
         "turn_down": {"cards"},
     }.get(kind)
     if expected is None:
-        raise SessionError(f"unknown event type {kind!r}: hand, kingdom, action, card or turn_down")
+        raise SessionError(f"unknown event type {_brief(kind)}: hand, kingdom, action, card or turn_down")
     allowed = expected | {"type"} | ({"advice"} if kind in DECISION_EVENTS else set())
     missing = sorted(expected - event.keys())
     extra = sorted(event.keys() - allowed)
     if missing:
-        raise SessionError(f"a {kind} event needs {missing[0]!r}")
+        raise SessionError(f"a {kind} event needs {_brief(missing[0])}")
     if extra:
-        raise SessionError(f"a {kind} event cannot carry {extra[0]!r}")
-    if "advice" in event and not isinstance(event["advice"], dict):
-        raise SessionError(f"advice must be an object, got {event['advice']!r}")
+        raise SessionError(f"a {kind} event cannot carry {_brief(extra[0])}")
+    if "advice" in event:
+        _check_advice(event["advice"])
     return event
+
+
+def _check_advice(advice: Any) -> None:
+    """Advice is only shown in the review, but its fields must have the types the coach wrote."""
+    if not isinstance(advice, dict):
+        raise SessionError(f"advice must be an object, got {_brief(advice)}")
+    best = advice.get("best")
+    if best is not None and (isinstance(best, bool) or not isinstance(best, int | str)):
+        raise SessionError(f"advice 'best' must be a kingdom or a play, got {_brief(best)}")
+    for key in ("played", "chance", "cost"):
+        if advice.get(key) is not None and not _number(advice[key]):
+            raise SessionError(f"advice {key!r} must be a number or null, got {_brief(advice[key])}")
+    for key in ("chances", "costs"):
+        if key not in advice:
+            continue
+        table = advice[key]
+        if not isinstance(table, dict) or not all(
+            value is None or _number(value) for value in table.values()
+        ):
+            raise SessionError(f"advice {key!r} must map kingdoms to numbers, got {_brief(table)}")
 
 
 # --- replay --------------------------------------------------------------------
@@ -288,11 +327,11 @@ def parse_reputation_card(text: str) -> Suit | Ruler:
         try:
             return parse_suit(cleaned[1:])
         except NotationError as error:
-            raise SessionError(f"{text!r} is not a Jack: {error}") from None
+            raise SessionError(f"{_brief(text)} is not a Jack: {error}") from None
     try:
         return parse_ruler(cleaned)
     except NotationError:
-        raise SessionError(f"{text!r} is neither a Jack (like JC) nor a supporter (like KH)") from None
+        raise SessionError(f"{_brief(text)} is neither a Jack (like JC) nor a supporter (like KH)") from None
 
 
 def reputation_text(card: Suit | Ruler) -> str:
@@ -302,7 +341,7 @@ def reputation_text(card: Suit | Ruler) -> str:
 
 def _texts(value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise SessionError(f"cards must be a list of texts like 'JC' or 'KH', got {value!r}")
+        raise SessionError(f"cards must be a list of texts like 'JC' or 'KH', got {_brief(value)}")
     return value
 
 
@@ -339,23 +378,25 @@ class Session:
 
     def _setup(self) -> tuple[_Setup, TourState]:
         if self.format != FORMAT:
-            raise SessionError(f"not an {FORMAT} session (format {self.format!r})")
+            raise SessionError(f"not an {FORMAT} session (format {_brief(self.format)})")
         if not isinstance(self.version, int) or self.version > VERSION:
             raise SessionError(
-                f"session version {self.version!r} is newer than this program reads ({VERSION})"
+                f"session version {_brief(self.version)} is newer than this program reads ({VERSION})"
             )
         if self.mode not in MODES:
-            raise SessionError(f"mode must be physical or seeded, got {self.mode!r}")
+            raise SessionError(f"mode must be physical or seeded, got {_brief(self.mode)}")
         seed_ok = isinstance(self.seed, int) and not isinstance(self.seed, bool)
-        if self.mode == "seeded" and not seed_ok:
-            raise SessionError(f"a seeded session needs an integer seed, got {self.seed!r}")
+        if self.mode == "seeded" and not (seed_ok and self.seed >= 0):
+            raise SessionError(
+                f"a seeded session needs an integer seed, 0 or more, got {_brief(self.seed)}"
+            )
         if self.mode == "physical" and self.seed is not None:
             raise SessionError("a physical session has no seed")
         try:
             rulers = [parse_ruler(r) for r in self.rulers]
         except (NotationError, AttributeError, TypeError):
             shown = list(self.rulers)
-            raise SessionError(f"rulers must be written like 'KC', got {shown!r}") from None
+            raise SessionError(f"rulers must be written like 'KC', got {_brief(shown)}") from None
         tour = new_tour(rulers, self.config)
         setup = _Setup(self)
         if setup.deal is not None and tuple(rulers) != setup.deal.layout():
@@ -444,10 +485,10 @@ class Session:
         if not isinstance(data, dict):
             raise SessionError("not an emissary-coach session (not a JSON object)")
         if data.get("format") != FORMAT:
-            raise SessionError(f"not an {FORMAT} session (format {data.get('format')!r})")
+            raise SessionError(f"not an {FORMAT} session (format {_brief(data.get('format'))})")
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise SessionError(f"bad session version {version!r}")
+            raise SessionError(f"bad session version {_brief(version)}")
         if version > VERSION:
             raise SessionError(
                 f"session version {version} is newer than this program reads ({VERSION})"
@@ -457,11 +498,11 @@ class Session:
             isinstance(config.get(k), bool) for k in ("short", "published_rules")
         ):
             raise SessionError(
-                f"config must give short and published_rules as true/false, got {config!r}"
+                f"config must give short and published_rules as true/false, got {_brief(config)}"
             )
         first_edition = config.get("first_edition", False)
         if not isinstance(first_edition, bool):
-            raise SessionError(f"config first_edition must be true or false, got {first_edition!r}")
+            raise SessionError(f"config first_edition must be true or false, got {_brief(first_edition)}")
         rulers, events = data.get("rulers"), data.get("events")
         if not isinstance(rulers, list) or not isinstance(events, list):
             raise SessionError("rulers and events must be lists")
@@ -516,28 +557,81 @@ def remove_leftovers(path: str | os.PathLike) -> int:
     The session file itself is never touched: a save replaces it only once its temp file is
     complete, so a leftover temp file holds nothing the session needs.
     """
-    path = Path(path)
+    # Exact names only (``.name.XXXXXXXX.tmp``), never a glob: a session called ``*`` or
+    # ``a[xy].json`` must not reach other files. A symlinked session saves beside its target.
     removed = 0
-    for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+    for leftover in temp_files_of(Path(os.path.realpath(path))):
         leftover.unlink(missing_ok=True)
         removed += 1
     return removed
 
 
 def load(path: str | os.PathLike) -> Session:
-    """The session saved at ``path``, checked by replay; each problem is a one-line error."""
+    """The session saved at ``path``, checked by replay; each problem is a one-line error.
+
+    Only a regular UTF-8 file of at most ``MAX_FILE_BYTES`` holding plain JSON (no NaN or
+    Infinity, nested at most ``MAX_DEPTH`` deep) gets as far as the replay.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        info = path.stat()
     except FileNotFoundError:
         raise SessionError(f"{path}: no such session file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise SessionError(f"{path}: cannot be read: {error}") from None
+    except (OSError, ValueError) as error:
+        raise SessionError(f"{path}: cannot be read: {_reason(error)}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise SessionError(f"{path}: not a session file (not a regular file)")
+    if info.st_size > MAX_FILE_BYTES:
+        raise SessionError(f"{path}: too large for a session file ({info.st_size:,} bytes)")
     try:
-        data = json.loads(text)
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise SessionError(f"{path}: cannot be read: {_reason(error)}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise SessionError(f"{path}: too large for a session file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SessionError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
         raise SessionError(f"{path}: not valid JSON ({error}); the file may be truncated") from None
+    except RecursionError:
+        raise SessionError(f"{path}: not a session file (JSON nested too deeply)") from None
+    except ValueError as error:  # NaN or Infinity, or an integer of thousands of digits
+        raise SessionError(f"{path}: not valid JSON ({_clip(str(error))})") from None
+    if _depth(data) > MAX_DEPTH:
+        raise SessionError(f"{path}: not a session file (JSON nested too deeply)")
     try:
         return Session.from_json(data)
     except SessionError as error:
         raise SessionError(f"{path}: {error}") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a session holds")
+
+
+def _reason(error: BaseException) -> str:
+    return getattr(error, "strerror", None) or str(error) or type(error).__name__
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= 2 * BRIEF else text[: 2 * BRIEF - 1] + "…"
+
+
+def _depth(data: Any) -> int:
+    """How deep lists and objects nest in ``data`` (a scalar is 0), without recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, level)
+            if level > MAX_DEPTH:
+                break
+            stack.extend((item, level + 1) for item in value)
+    return deepest

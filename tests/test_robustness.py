@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from advisor import tour_cli
+from advisor.coach import parse_play, review_view
 from advisor.notation import (
     QUOTE_LIMIT,
     NotationError,
@@ -16,8 +20,12 @@ from advisor.notation import (
     parse_cards,
     parse_hand,
 )
+from advisor.session import Session, encode_action, load, save
+from search.game.rules import legal_actions
 
 from .test_cli import ERROR_PREFIX, assert_one_line_error, run_in_process, run_subprocess
+
+SEED = 20261130
 
 
 def _explode(*_args, **_kwargs):
@@ -176,3 +184,200 @@ def test_emoji_presentation_selector_after_a_suit_is_accepted() -> None:
     """Notation: '♥️' (heart + U+FE0F) reads as '♥', as the README says."""
     assert parse_card("7♥\ufe0f") == parse_card("7♥")
     assert parse_hand("A♥️ 2♣️ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠") == parse_hand("AH 2C 3S 4S 5S 6S 7S 8S")
+
+
+# --- session files: validated before use -----------------------------------------------
+
+
+def _played_session(advice: dict | None = None):
+    """A seeded session a few steps in, its kingdom and action events carrying advice."""
+    session = Session.new(mode="seeded", seed=SEED)
+    while len(session.events) < 6:
+        state = session.replay()
+        if state.phase == "hand":
+            event = {"type": "hand", "cards": session.next_hand()}
+        elif state.phase == "card":
+            event = {"type": "card", "card": session.next_chance_card()}
+        elif state.phase == "kingdom":
+            position = state.tour.unvisited[0]
+            best = {"best": position, "chances": {str(position): 0.5}, "played": 0.5}
+            event = {"type": "kingdom", "position": position, "advice": advice or best}
+        else:
+            action = encode_action(legal_actions(state.visit)[0])
+            best = {"best": "debate", "chance": 0.5, "played": 0.25}
+            event = {"type": "action", "action": action, "advice": advice or best}
+        session = session.append(event)
+    return session
+
+
+def _session_text(session) -> str:
+    return json.dumps(session.to_json(), indent=1)
+
+
+def _corruptions(good: str) -> dict[str, bytes]:
+    data = json.loads(good)
+    kingdom = next(i for i, e in enumerate(data["events"]) if e["type"] == "kingdom")
+
+    def with_event(index: int, **changes) -> bytes:
+        copy = json.loads(good)
+        copy["events"][index].update(changes)
+        return json.dumps(copy).encode()
+
+    return {
+        "empty": b"",
+        "not utf-8": b'{"format": "\xff\xfe"}',
+        "truncated": good[: len(good) // 2].encode(),
+        "a list": b"[1, 2, 3]",
+        "a string": b'"emissary-coach"',
+        "deep nesting": b"[" * 100_000 + b"]" * 100_000,
+        "nested 50 deep": b'{"format": "emissary-coach", "x": ' + b"[" * 50 + b"]" * 50 + b"}",
+        "NaN": good.replace('"seed": ' + str(SEED), '"seed": NaN').encode(),
+        "Infinity": with_event(kingdom, position=0).replace(b": 0", b": Infinity", 1),
+        "huge integer": good.replace(str(SEED), "9" * 5000).encode(),
+        "negative seed": good.replace(str(SEED), "-5").encode(),
+        "event type a list": with_event(0, type=["hand"]),
+        "event type missing": json.dumps({**data, "events": [{"cards": []}]}).encode(),
+        "event a string": json.dumps({**data, "events": ["hand"]}).encode(),
+        "cards a number": with_event(0, cards=7),
+        "card of 200 characters": with_event(0, cards=["7" * 200]),
+        "position a string": with_event(kingdom, position="3"),
+        "position huge": with_event(kingdom, position=10**30),
+        "advice a list": with_event(kingdom, advice=[1]),
+        "advice best a list": with_event(kingdom, advice={"best": [1]}),
+        "advice chances a string": with_event(kingdom, advice={"best": 1, "chances": "x"}),
+        "advice played a string": with_event(kingdom, advice={"best": 1, "played": "x"}),
+        "advice chance true": with_event(kingdom + 1, advice={"best": "d", "chance": True}),
+        "rulers a dict": json.dumps({**data, "rulers": {"a": 1}}).encode(),
+        "config a list": json.dumps({**data, "config": []}).encode(),
+        "mode a list": json.dumps({**data, "mode": ["seeded"]}).encode(),
+        "markup in format": json.dumps({**data, "format": "[/red]"}).encode(),
+    }
+
+
+CORRUPTIONS = list(_corruptions(_session_text(_played_session())))
+
+
+@pytest.mark.parametrize("case", CORRUPTIONS)
+def test_corrupt_session_files_are_refused_in_one_line_and_left_unchanged(
+    monkeypatch, capsys, tmp_path, case: str
+) -> None:
+    """review: a corrupt session file is one 'emissary: error:' line naming the file, exit 1."""
+    path = tmp_path / "game[1].json"
+    content = _corruptions(_session_text(_played_session()))[case]
+    path.write_bytes(content)
+    code, out, err = run_in_process(monkeypatch, capsys, ["review", str(path)])
+    assert_one_line_error(code, out, err)
+    assert code == 1
+    assert str(path) in err
+    assert len(err) < 400, err
+    assert path.read_bytes() == content
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo", "folder", "sparse 1 GB"])
+def test_special_files_are_refused_without_reading_them(
+    monkeypatch, capsys, tmp_path, special: str
+) -> None:
+    """review: a device, a FIFO, a folder or a huge file is refused at once, exit 1."""
+    if special == "/dev/zero":
+        if not os.path.exists("/dev/zero"):
+            pytest.skip("needs /dev/zero")
+        path = Path("/dev/zero")
+    elif special == "fifo":
+        path = tmp_path / "pipe.json"
+        os.mkfifo(path)
+    elif special == "folder":
+        path = tmp_path
+    else:
+        path = tmp_path / "big.json"
+        with open(path, "wb") as stream:
+            stream.truncate(1 << 30)
+    code, out, err = run_in_process(monkeypatch, capsys, ["review", str(path)])
+    assert_one_line_error(code, out, err)
+    assert code == 1 and str(path) in err
+
+
+def test_advice_texts_are_shown_literally_not_as_markup(monkeypatch, capsys, tmp_path) -> None:
+    """review: '[' and ']' in a session's texts print as typed, never as rich markup."""
+    advice = {"best": "[/red] [bold]x[/bold] [link=file:///]", "chance": 0.5, "played": 0.5}
+    session = _played_session()
+    events = [
+        {**event, "advice": advice} if event["type"] == "action" else event
+        for event in session.events
+    ]
+    data = {**session.to_json(), "events": events}
+    path = tmp_path / "[red]game.json"
+    path.write_text(json.dumps(data))
+    code, out, err = run_in_process(monkeypatch, capsys, ["review", str(path), "--ascii"])
+    assert code == 0, err
+    assert "[/red]" in out and "[bold]x[/bold]" in out
+
+
+def test_review_of_a_turn_down_event_with_advice_does_not_crash() -> None:
+    """review: advice on a turn_down event (first edition) shows the cards turned down."""
+    session = _played_session()
+    fake = Session(session.config, session.mode, session.seed, session.rulers, session.events)
+    fake._replayed.append(session.replay())
+    object.__setattr__(
+        fake, "events", (*session.events, {"type": "turn_down", "cards": ["JC"], "advice": {}})
+    )
+    review_view(fake, ascii=True)  # no exception
+
+
+def test_parse_play_refuses_a_blank_play() -> None:
+    """coach: a play of only commas is refused with a message, not an IndexError."""
+    visit = _played_session().replay().visit
+    with pytest.raises(ValueError, match="no play given"):
+        parse_play(",,", visit)
+
+
+# --- the coach's temp files and session paths ------------------------------------------
+
+
+def _coach(tmp_path: Path, session: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "advisor", "coach", "--session", session, "--seed", "3"]
+    command += ["--no-advice", "--ascii"]
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        command,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("name", ["*", "a[xy].json", "?.json"])
+def test_coach_removes_only_its_own_temp_files_and_quotes_the_resume_command(
+    tmp_path: Path, name: str
+) -> None:
+    """coach: a session named with glob characters is taken literally; others' files stay."""
+    bystanders = [".notes.backup.tmp", ".ax.json.abc123xy.tmp", ".a.json.abcdefgh.tmp", "notes"]
+    for bystander in bystanders:
+        (tmp_path / bystander).write_text("keep me")
+    own = tmp_path / f".{name}.abcd1234.tmp"
+    own.write_text("left by a killed save")
+    done = _coach(tmp_path, name)
+    out = done.stdout.decode()
+    assert done.returncode == 0, done.stderr.decode()
+    assert "Traceback" not in out + done.stderr.decode()
+    for bystander in bystanders:
+        assert (tmp_path / bystander).read_text() == "keep me", bystander
+    assert not own.exists()
+    assert (tmp_path / name).is_file()
+    assert f"emissary coach --session {shlex.quote(name)}" in out
+
+
+def test_coach_follows_a_symlinked_session_and_keeps_the_link(tmp_path: Path) -> None:
+    """coach: a symlinked --session file is written through: the target grows, the link stays."""
+    real = tmp_path / "real"
+    real.mkdir()
+    target = real / "game.json"
+    save(Session.new(mode="seeded", seed=3), target)
+    (tmp_path / "link.json").symlink_to(target)
+    done = _coach(tmp_path, "link.json")
+    assert done.returncode == 0, done.stderr.decode()
+    assert (tmp_path / "link.json").is_symlink()
+    assert load(target).events, "the dealt hand was saved to the target"
+    assert not [p for p in real.iterdir() if p.name.endswith(".tmp")]

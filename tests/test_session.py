@@ -244,7 +244,7 @@ def test_leftover_temp_files_are_removed_and_the_session_kept(tmp_path):
 
     path = tmp_path / "game.json"
     path.write_text("{}")
-    (tmp_path / ".game.json.abc123.tmp").write_text("partial")
+    (tmp_path / ".game.json.abc123xy.tmp").write_text("partial")  # mkstemp: 8 characters
     (tmp_path / ".other.json.abc123.tmp").write_text("not ours")
     assert remove_leftovers(path) == 1
     assert path.read_text() == "{}"

@@ -3,7 +3,13 @@ helpers of the kernels (loaded only when asked for, since they import numba)."""
 
 from __future__ import annotations
 
-from .files import CannotCreateError, fsync_directory, write_atomically, write_temp
+from .files import (
+    CannotCreateError,
+    fsync_directory,
+    temp_files_of,
+    write_atomically,
+    write_temp,
+)
 from .stats import mean_interval, wilson_interval
 from .workers import process_pool
 
@@ -27,6 +33,7 @@ __all__ = [
     "pointer",
     "popcount",
     "process_pool",
+    "temp_files_of",
     "wilson_interval",
     "write_atomically",
     "write_temp",
