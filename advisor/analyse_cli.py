@@ -22,6 +22,9 @@ from .tables import progress_bar
 WAYS = (("blind", "blind (advisor)"), ("known", "hands known"), ("clairvoyant", "clairvoyant"))
 
 
+MAX_DEALS = 100_000  # each deal is solved three ways; beyond this, a typo is more likely
+
+
 def register(app: typer.Typer) -> None:
     """Add ``analyse`` to the ``emissary`` app."""
     app.command("analyse")(analyse)
@@ -38,6 +41,8 @@ def analyse(
     check_seed(seed)
     if deals < 1:
         raise typer.BadParameter("analyse at least 1 deal", param_hint="--deals")
+    if deals > MAX_DEALS:
+        raise typer.BadParameter(f"at most {MAX_DEALS:,} deals a run", param_hint="--deals")
     check_workers(workers)
     config = TourConfig(short=short)
     seeds = list(range(seed, seed + deals))

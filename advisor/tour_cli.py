@@ -61,6 +61,7 @@ def deal(
     new_console().print(tables.deal_view(seed, layout, the_deal.config.targets, hand, ascii))
 
 
+MAX_TOURS = 10_000_000  # about a day for one policy on one core; beyond, a typo more likely
 STANDARD_ONLY_POLICIES = tuple(sorted(set(POLICIES) - set(FIRST_EDITION_POLICIES)))
 
 
@@ -99,6 +100,11 @@ def simulate_command(
 
     if tours < 1:
         raise typer.BadParameter("play at least 1 tour", param_hint="--tours")
+    if tours > MAX_TOURS:
+        raise typer.BadParameter(
+            f"at most {MAX_TOURS:,} tours a run; split a bigger batch by --seed",
+            param_hint="--tours",
+        )
     check_seed(seed)
     check_workers(workers)
     if resume and checkpoint is None:
@@ -121,6 +127,9 @@ def simulate_command(
         )
     if plot is not None:
         check_plotting(plot)
+    if checkpoint is not None and not Path(checkpoint).parent.is_dir():
+        # Said before any tour is played, not when the first chunk is saved.
+        raise BatchError(f"{checkpoint}: no such folder {str(Path(checkpoint).parent)!r}")
     config = TourConfig(short=short, published_rules=published_rules, first_edition=first_edition)
     total = tours * len(names)
     with tables.progress_bar(total, f"{policy} tours", enabled=not as_json and total >= 100) as tick:

@@ -381,3 +381,34 @@ def test_coach_follows_a_symlinked_session_and_keeps_the_link(tmp_path: Path) ->
     assert (tmp_path / "link.json").is_symlink()
     assert load(target).events, "the dealt hand was saved to the target"
     assert not [p for p in real.iterdir() if p.name.endswith(".tmp")]
+
+
+# --- simulate and analyse: folders and bounds ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["simulate", "--tours", "10000001"], "10,000,000"),
+        (["simulate", "--tours", "9" * 30], "10,000,000"),
+        (["analyse", "--seed", "1", "--deals", "100001"], "100,000"),
+    ],
+)
+def test_counts_beyond_the_bounds_are_usage_errors(monkeypatch, capsys, args, fragment) -> None:
+    """simulate --tours stops at 10,000,000 and analyse --deals at 100,000: exit 2, one line."""
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert_one_line_error(code, out, err)
+    assert code == 2 and fragment in err
+
+
+def test_checkpoint_in_a_missing_folder_is_refused_before_any_tour(
+    monkeypatch, capsys, tmp_path
+) -> None:
+    """simulate: --checkpoint nodir/x.json is one line naming the folder, exit 1, at once."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_in_process(
+        monkeypatch, capsys, ["simulate", "--tours", "2", "--checkpoint", "nodir/x.json"]
+    )
+    assert_one_line_error(code, out, err)
+    assert code == 1 and "nodir" in err
+    assert list(tmp_path.iterdir()) == []
