@@ -412,3 +412,89 @@ def test_checkpoint_in_a_missing_folder_is_refused_before_any_tour(
     assert_one_line_error(code, out, err)
     assert code == 1 and "nodir" in err
     assert list(tmp_path.iterdir()) == []
+
+
+# --- sweep-report on broken folders ----------------------------------------------------
+
+SUMMARY_EXAMPLE = Path(__file__).resolve().parent.parent / "sweeps" / "c-1000-summary.json"
+
+
+def _summary_corruptions() -> dict[str, bytes]:
+    good = json.loads(SUMMARY_EXAMPLE.read_text())
+
+    def changed(change) -> bytes:
+        copy = json.loads(json.dumps(good))
+        change(copy)
+        return json.dumps(copy).encode()
+
+    return {
+        "empty": b"",
+        "not json": b"{",
+        "a list": b"[]",
+        "not utf-8": b"\xff",
+        "deep nesting": b"[" * 100_000,
+        "no parameters": changed(lambda d: d.pop("parameters")),
+        "parameters a list": changed(lambda d: d.update(parameters=[])),
+        "abilities markup": changed(lambda d: d["parameters"].update(abilities="[/red]")),
+        "short missing": changed(lambda d: d["parameters"].pop("short")),
+        "seed a string": changed(lambda d: d["parameters"].update(seed="x")),
+        "mode unknown": changed(lambda d: d.update(mode="weird")),
+        "hands a string": changed(lambda d: d.update(hands_per_trump="many")),
+        "no results": changed(lambda d: d.pop("results")),
+        "results empty": changed(lambda d: d.update(results=[])),
+        "result a number": changed(lambda d: d.update(results=[1])),
+        "entry without mean": changed(lambda d: d["results"][0].pop("mean")),
+        "mean a string": changed(lambda d: d["results"][0].update(mean="x")),
+        "mean 7": changed(lambda d: d["results"][0].update(mean=7)),
+        "ci one bound": changed(lambda d: d["results"][0].update(mean_ci95=[0.1])),
+        "ci null bounds": changed(lambda d: d["results"][0].update(mean_ci95=[None, None])),
+        "histogram of strings": changed(lambda d: d["results"][0].update(histogram=["a"])),
+        "histogram NaN": changed(lambda d: d["results"][0].update(histogram=[float("nan")])),
+        "trumps markup": changed(lambda d: d["results"][0].update(trumps="[b]")),
+        "target a list": changed(lambda d: d["results"][0].update(target=[1])),
+    }
+
+
+@pytest.mark.parametrize("case", list(_summary_corruptions()))
+def test_sweep_report_names_the_broken_summary(monkeypatch, capsys, tmp_path, case) -> None:
+    """sweep-report: a malformed summary.json is one line naming the file, exit 1."""
+    (tmp_path / "summary.json").write_bytes(_summary_corruptions()[case])
+    code, out, err = run_in_process(monkeypatch, capsys, ["sweep-report", str(tmp_path)])
+    assert_one_line_error(code, out, err)
+    assert code == 1 and "summary.json" in err
+
+
+@pytest.mark.parametrize(
+    "manifest", [b"", b"[]", b'{"chunks": "x"}', b"{}", b'{"chunks": -1}', b"\xff"]
+)
+def test_sweep_report_of_an_unfinished_sweep_with_a_broken_manifest(
+    monkeypatch, capsys, tmp_path, manifest: bytes
+) -> None:
+    """sweep-report: no summary and a malformed manifest.json is one line, exit 1."""
+    (tmp_path / "manifest.json").write_bytes(manifest)
+    code, out, err = run_in_process(monkeypatch, capsys, ["sweep-report", str(tmp_path)])
+    assert_one_line_error(code, out, err)
+    assert code == 1 and str(tmp_path) in err
+
+
+@pytest.mark.parametrize("where", ["missing", "summary a folder", "/dev/zero"])
+def test_sweep_report_of_no_summary_at_all(monkeypatch, capsys, tmp_path, where: str) -> None:
+    """sweep-report: a missing path, a folder named summary.json or a device: one line."""
+    path = tmp_path / "nothing"
+    if where == "summary a folder":
+        (tmp_path / "summary.json").mkdir()
+        path = tmp_path
+    elif where == "/dev/zero":
+        path = Path("/dev/zero")
+        if not path.exists():
+            pytest.skip("needs /dev/zero")
+    code, out, err = run_in_process(monkeypatch, capsys, ["sweep-report", str(path)])
+    assert_one_line_error(code, out, err)
+    assert code == 1
+
+
+def test_sweep_report_reads_every_summary_in_the_repository(monkeypatch, capsys) -> None:
+    """sweep-report: the checks accept every summary the project ships."""
+    for path in sorted(SUMMARY_EXAMPLE.parent.glob("*summary.json")):
+        code, _out, err = run_in_process(monkeypatch, capsys, ["sweep-report", str(path)])
+        assert code == 0, (path, err)
