@@ -61,7 +61,7 @@ def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
     kingdoms = []
     for kingdom in advice.kingdoms:
         estimates = {
-            column: {"ci": list(chance.interval), "ci_of": "the fallback policy's success rate",
+            column: {"ci": list(chance.interval), "ci_of": f"the {chance.policy} fallback policy's success rate",
                      "playouts": chance.playouts, "floor": chance.floor}
             for column, chance in zip(COLUMNS, kingdom.chances)
             if chance.estimate

@@ -33,7 +33,6 @@ import copy
 import json
 import math
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +62,7 @@ from search.game import (
 )
 from search.infra import fsync_directory, temp_files_of, write_atomically, write_temp
 
+from .jsonfile import UnreadableFileError, read_json
 from .notation import NotationError, card_str, parse_card, parse_ruler, parse_suit, ruler_str
 
 FORMAT = "emissary-coach"
@@ -570,68 +570,14 @@ def load(path: str | os.PathLike) -> Session:
     """The session saved at ``path``, checked by replay; each problem is a one-line error.
 
     Only a regular UTF-8 file of at most ``MAX_FILE_BYTES`` holding plain JSON (no NaN or
-    Infinity, nested at most ``MAX_DEPTH`` deep) gets as far as the replay.
+    Infinity, nested at most ``MAX_DEPTH`` deep) gets as far as the replay
+    (:func:`advisor.jsonfile.read_json`).
     """
-    path = Path(path)
     try:
-        info = path.stat()
-    except FileNotFoundError:
-        raise SessionError(f"{path}: no such session file") from None
-    except (OSError, ValueError) as error:
-        raise SessionError(f"{path}: cannot be read: {_reason(error)}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise SessionError(f"{path}: not a session file (not a regular file)")
-    if info.st_size > MAX_FILE_BYTES:
-        raise SessionError(f"{path}: too large for a session file ({info.st_size:,} bytes)")
-    try:
-        with path.open("rb") as stream:
-            raw = stream.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        raise SessionError(f"{path}: cannot be read: {_reason(error)}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise SessionError(f"{path}: too large for a session file")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise SessionError(f"{path}: not UTF-8 text (byte {error.start})") from None
-    try:
-        data = json.loads(text, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as error:
-        raise SessionError(f"{path}: not valid JSON ({error}); the file may be truncated") from None
-    except RecursionError:
-        raise SessionError(f"{path}: not a session file (JSON nested too deeply)") from None
-    except ValueError as error:  # NaN or Infinity, or an integer of thousands of digits
-        raise SessionError(f"{path}: not valid JSON ({_clip(str(error))})") from None
-    if _depth(data) > MAX_DEPTH:
-        raise SessionError(f"{path}: not a session file (JSON nested too deeply)")
+        data = read_json(path, "session file", MAX_FILE_BYTES, MAX_DEPTH)
+    except UnreadableFileError as error:
+        raise SessionError(str(error)) from None
     try:
         return Session.from_json(data)
     except SessionError as error:
-        raise SessionError(f"{path}: {error}") from None
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a session holds")
-
-
-def _reason(error: BaseException) -> str:
-    return getattr(error, "strerror", None) or str(error) or type(error).__name__
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= 2 * BRIEF else text[: 2 * BRIEF - 1] + "…"
-
-
-def _depth(data: Any) -> int:
-    """How deep lists and objects nest in ``data`` (a scalar is 0), without recursion."""
-    deepest, stack = 0, [(data, 1)]
-    while stack:
-        value, level = stack.pop()
-        if isinstance(value, dict):
-            value = list(value.values())
-        if isinstance(value, list):
-            deepest = max(deepest, level)
-            if level > MAX_DEPTH:
-                break
-            stack.extend((item, level + 1) for item in value)
-    return deepest
+        raise SessionError(f"{Path(path)}: {error}") from None

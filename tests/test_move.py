@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from search.game.cards import Card, CardSet, Suit
-from search.tours.advice import AmbiguousPilesError, place_seen
+from search.tours.moves import AmbiguousPilesError, place_seen
 from search.visit.position import Position
 from search.visit.reference import Abilities
 from search.visit.solve import solve_kingdom

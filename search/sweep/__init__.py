@@ -3,15 +3,15 @@ on a process pool or a Dask cluster (:mod:`.runner`), its summary and lookup tab
 
 from __future__ import annotations
 
-from .lookup import SweepError
+from .report import read_summary
 from .runner import (
     DEFAULT_CHUNK_SIZE,
     SUMMARY,
     MissingExtraError,
+    SweepError,
     SweepSpec,
     chunk_counts,
     open_executor,
-    read_summary,
     run_sweep,
 )
 

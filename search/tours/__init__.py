@@ -1,24 +1,21 @@
 """Whole tours: the tour value (:mod:`.planning`), the policies that play tours
-(:mod:`.registry`), advice for a kingdom or a move (:mod:`.advice`), simulation and
+(:mod:`.registry`), advice for a kingdom (:mod:`.advice`) or a move (:mod:`.moves`), simulation and
 batches, hindsight bounds and the CP-SAT assignment of hands to kingdoms."""
 
 from __future__ import annotations
 
-from .advice import (
-    COLUMNS,
+from .advice import COLUMNS, Chance, VisitAdvice, advise_visit
+from .batch import BatchError, run_batch
+from .hindsight import DealAnalysis, analyse_deal
+from .moves import (
     AmbiguousPilesError,
-    Chance,
     Move,
     MoveAdvice,
-    VisitAdvice,
-    advise_visit,
     place_seen,
     rank_moves,
     visit_abilities,
     visit_position,
 )
-from .batch import BatchError, run_batch
-from .hindsight import DealAnalysis, analyse_deal
 from .registry import FIRST_EDITION_POLICIES, POLICIES, make_policy
 from .simulate import SimulationResult
 from .supporters import score_best_action

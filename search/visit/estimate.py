@@ -2,21 +2,26 @@
 
 Used when the exact search runs out of its time budget: the estimate is the
 success rate of a *fallback policy* over seeded random deck orders, with a 95%
-Wilson interval. The fallback plays exactly (by the solver's values) with
-Diplomacy and Politics, and uses the drawing abilities by rule:
+Wilson interval of that rate. Two fallbacks (``fallback=``):
 
-- Military when more wins are needed than cards remain in hand;
-- Commerce before the first debate when the exact chance without drawing
-  abilities is below one half, discarding the pair that leaves the best exact
-  chance.
+- ``"search"`` (:data:`SEARCH`): best play with every ability but Military, found by the
+  exact search (Commerce's timing and discards included), and Military only where that
+  best play can no longer hit the target (its exact chance is 0), after which Commerce is
+  left unused. Since it deviates from the restriction's best play only where that play
+  is worth nothing, its chance is at least the exact chance of the restriction (♦♥♠ with
+  every Jack). It needs the restriction's exact search, so it is tried first under a
+  deadline.
+- ``"rule"`` (``True``, :data:`RULE`): best play with Diplomacy and Politics; Military when
+  more wins are needed than cards remain in hand; Commerce before the first debate when
+  the chance without drawing abilities is below one half. Cheap, and a poorer player.
 
-Since the fallback is one particular policy, its success rate never exceeds the
-optimal chance: the estimate is conservative.
+Either is one particular policy: its success rate never exceeds the optimal chance.
 """
 
 from __future__ import annotations
 
 import time
+from weakref import WeakKeyDictionary
 
 from ..game import (
     SUIT_MASK,
@@ -31,10 +36,30 @@ from ..game import (
 )
 from ..infra import wilson_interval
 from .position import KingdomResult, root_state
-from .reference import CLUBS, DIAMONDS, HEARTS, SPADES, KingdomSolver, all_pairs, discard_pairs
+from .reference import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    SPADES,
+    KingdomSolver,
+    TimeLimitExceeded,
+    all_pairs,
+    discard_pairs,
+)
 from .solvers import make_solver
 
 MIN_PLAYOUTS = 200
+RULE, SEARCH = "rule", "search"
+"""The two fallback policies (see the module docstring)."""
+SEARCH_SHARE = 0.5
+"""The share of an estimate's time the search fallback may take before the rule takes over."""
+
+
+def _mode(fallback: bool | str) -> str | None:
+    """The fallback policy named by ``fallback``: None (best play), RULE or SEARCH."""
+    if fallback is False or fallback is None:
+        return None
+    return RULE if fallback is True else fallback
 
 
 def _suit(mask: int, suit: int) -> int:
@@ -92,7 +117,7 @@ def play_policy(
     need: int,
     stream: Stream,
     waiting: int | None = None,
-    fallback: bool = True,
+    fallback: bool | str = True,
     forced: tuple | None = None,
 ) -> int:
     """Play one visit to its end; returns the wins made.
@@ -126,6 +151,8 @@ def play_policy(
             game.answer(card, best_answer(solver, game.state(), card, still, fallback))
             continue
         game.abil["CDHS".index(kind)] -= 1
+        if kind == "C" and _mode(fallback) == SEARCH:
+            game.abil[DIAMONDS] = 0  # the search fallback leaves Commerce unused after Military
         if kind == "H":
             trumps = _suit(game.hand, game.trump)
             game.hand &= ~trumps
@@ -144,23 +171,30 @@ def play_policy(
     return game.wins
 
 
-def planning_state(state: tuple, fallback: bool = True) -> tuple:
-    """The state the solver plans with: every ability left, or with ``fallback`` none that
-    draws (those follow the rules of the module docstring)."""
+def planning_state(state: tuple, fallback: bool | str = True) -> tuple:
+    """The state the solver plans with: every ability left, or for a fallback policy those
+    it plays by search (the module docstring: no Military; the rule's, nothing that draws)."""
     hand, deck, disc, trump, abil, pool = state
-    if fallback:
+    mode = _mode(fallback)
+    if mode == RULE:
         abil = (0, 0, abil[HEARTS], abil[SPADES])
+    elif mode == SEARCH:
+        abil = (0, abil[DIAMONDS], abil[HEARTS], abil[SPADES])
     return (hand, deck, disc, trump, abil, pool if abil[SPADES] else ())
 
 
-def choose_option(solver: KingdomSolver, state: tuple, still: int, first: bool, fallback: bool = True) -> tuple:
+def choose_option(solver: KingdomSolver, state: tuple, still: int, first: bool, fallback: bool | str = True) -> tuple:
     """The policy's option at a decision (a label of ``KingdomSolver.options``), ``still``
     wins wanted; ``first``: no debate held yet this visit."""
     hand, deck, disc, trump, abil, pool = state
-    if fallback and abil[CLUBS] and military_usable(hand, deck, disc) and still > hand.bit_count():
-        return ("C",)
+    mode = _mode(fallback)
     plan = planning_state(state, fallback)
-    if fallback and first and abil[DIAMONDS] and 0 <= still <= 8:
+    if mode and abil[CLUBS] and military_usable(hand, deck, disc):
+        if mode == RULE and still > hand.bit_count():
+            return ("C",)
+        if mode == SEARCH and _military_pays(solver, state, plan, still, first):
+            return ("C",)
+    if mode == RULE and first and abil[DIAMONDS] and 0 <= still <= 8:
         if solver.worth(still, *plan) < 0.5:
             return ("D",)
     label, best_value = None, None
@@ -171,7 +205,35 @@ def choose_option(solver: KingdomSolver, state: tuple, still: int, first: bool, 
     return label
 
 
-def best_answer(solver: KingdomSolver, state: tuple, card: int, still: int, fallback: bool = True) -> int:
+_LOOKAHEADS: WeakKeyDictionary = WeakKeyDictionary()  # solver -> {(state, still): bool}
+
+
+def _military_pays(solver: KingdomSolver, state: tuple, plan: tuple, still: int, first: bool) -> bool:
+    """The search fallback's Military: use it if best play without it is worth nothing from
+    here, or, before the visit's first debate, if Military now followed by best play with
+    Diplomacy and Politics alone is worth more than best play without Military (both exact;
+    remembered per solver, since every playout starts from the same decision)."""
+    if not 0 <= still <= 8:
+        return True
+    without = solver.worth(still, *plan)
+    if without <= 0:
+        return True
+    if not first:
+        return False
+    known = _LOOKAHEADS.setdefault(solver, {})
+    key = (state, still)
+    if key not in known:
+        hand, deck, disc, trump, abil, pool = state
+        after = (hand, deck, disc, trump, (1, 0, abil[HEARTS], abil[SPADES]), pool if abil[SPADES] else ())
+        known[key] = any(
+            solver.option_worth(outcomes, still) > without + 1e-12
+            for label, outcomes in solver.options(*after)
+            if label == ("C",)
+        )
+    return known[key]
+
+
+def best_answer(solver: KingdomSolver, state: tuple, card: int, still: int, fallback: bool | str = True) -> int:
     """The legal answer (a card index) to the revealed ``card`` best for ``still`` wins."""
     hand, deck, disc, trump, abil, pool = planning_state(state, fallback)
     legal = legal_answer_mask(hand, card)
@@ -186,7 +248,7 @@ def best_answer(solver: KingdomSolver, state: tuple, card: int, still: int, fall
     return best
 
 
-def best_discard(solver: KingdomSolver, state: tuple, still: int, fallback: bool = True) -> int:
+def best_discard(solver: KingdomSolver, state: tuple, still: int, fallback: bool | str = True) -> int:
     """Commerce's two discards (a mask; the whole hand if it holds two or fewer) best for
     ``still`` wins."""
     hand, deck, disc, trump, abil, pool = planning_state(state, fallback)
@@ -212,25 +274,64 @@ def estimate_kingdom(
     solver: KingdomSolver | None = None,
     min_playouts: int = MIN_PLAYOUTS,
     forced: tuple | None = None,
+    fallback: str = SEARCH,
 ):
-    """Monte Carlo estimate of ``position``'s chance with the fallback policy: runs for about
-    ``seconds`` more (at least ``min_playouts`` playouts). ``solver`` plans the fallback's
-    choices; pass one to share its memo between estimates. ``forced``: the first decision
-    (see :func:`play_policy`); playout i sees the same cards whatever it is, so estimates of
-    different first decisions compare with common random numbers."""
+    """Monte Carlo estimate of ``position``'s chance with a fallback policy: runs for about
+    ``seconds`` more (None: a second; at least ``min_playouts`` playouts). The search
+    fallback is tried first, for up to :data:`SEARCH_SHARE` of the time; if its exact search
+    cannot finish that, the rule fallback plays instead (the result names the policy).
+    ``solver`` plans the choices; pass one to share its memo between estimates. ``forced``:
+    the first decision (see :func:`play_policy`); playout i sees the same cards whatever it
+    is, so estimates of different first decisions compare with common random numbers."""
     solver = solver or make_solver()
     state = root_state(position)
     waiting = position.waiting.index if position.waiting is not None else None
-    budget_end = time.perf_counter() + (1.0 if seconds is None else seconds)
-    wins: list[int] = []
+    budget = 1.0 if seconds is None else seconds
+    budget_end = time.perf_counter() + budget
+
+    def playout(index: int, mode: str) -> int:
+        stream = Stream(seed, "playout", index)
+        return position.wins + play_policy(
+            solver, state, position.need, stream, waiting, fallback=mode, forced=forced
+        )
+
+    if fallback == SEARCH:
+        wins = _search_playouts(solver, playout, min_playouts, budget, budget_end)
+        if wins is not None:
+            return estimate_from_wins(position, wins, started, solver.state_count(), SEARCH)
+    wins = []
     while len(wins) < min_playouts or time.perf_counter() < budget_end:
-        stream = Stream(seed, "playout", len(wins))
-        wins.append(position.wins + play_policy(solver, state, position.need, stream, waiting, forced=forced))
-    return estimate_from_wins(position, wins, started, solver.state_count())
+        wins.append(playout(len(wins), RULE))
+    return estimate_from_wins(position, wins, started, solver.state_count(), RULE)
 
 
-def estimate_from_wins(position, wins: list[int], started: float, states: int = 0):
-    """The estimate (a KingdomResult) from the final wins of a list of playouts."""
+BATCH = 25
+"""Playouts of the search fallback between two readings of the clock past its first ones."""
+
+
+def _search_playouts(solver, playout, least: int, budget: float, budget_end: float) -> list[int] | None:
+    """Playouts of the search fallback: ``least`` of them within :data:`SEARCH_SHARE` of the
+    budget (else None), then whole batches of :data:`BATCH` while time is left. A batch cut
+    off by the clock is dropped whole, so the playouts kept do not depend on their cards."""
+    wins: list[int] = []
+    solver.deadline = time.perf_counter() + SEARCH_SHARE * budget
+    try:
+        while len(wins) < least:
+            wins.append(playout(len(wins), SEARCH))
+        solver.deadline = budget_end
+        while time.perf_counter() < budget_end:
+            batch = [playout(len(wins) + i, SEARCH) for i in range(BATCH)]
+            wins.extend(batch)
+    except TimeLimitExceeded:
+        if len(wins) < least:
+            return None
+    finally:
+        solver.deadline = None
+    return wins
+
+
+def estimate_from_wins(position, wins: list[int], started: float, states: int = 0, policy: str = RULE):
+    """The estimate (a KingdomResult) from the final wins of a list of playouts of ``policy``."""
     histogram: dict[int, int] = {}
     for total in wins:
         histogram[total] = histogram.get(total, 0) + 1
@@ -249,5 +350,6 @@ def estimate_from_wins(position, wins: list[int], started: float, states: int = 
         estimate=True,
         interval=wilson_interval(successes, playouts),
         playouts=playouts,
+        policy=policy,
     )
 

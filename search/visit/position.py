@@ -121,6 +121,7 @@ class KingdomResult:
     estimate: bool = False
     interval: tuple[float, float] | None = None  # 95% CI when ``estimate``
     playouts: int = 0
+    policy: str = ""  # the fallback policy an estimate played (search.visit.estimate)
 
     def to_json(self) -> dict:
         """Plain JSON-ready figures."""
@@ -138,6 +139,7 @@ class KingdomResult:
         if self.estimate:
             data["chance_ci"] = list(self.interval)
             data["playouts"] = self.playouts
+            data["policy"] = self.policy
         return data
 
 

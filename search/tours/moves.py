@@ -1,0 +1,237 @@
+"""What now, mid-visit (RULINGS.md §7): :func:`rank_moves` takes a visit as the player sees
+it (:func:`visit_position`) and ranks every option open now: each legal answer while a
+ruler's card waits, each choice of Commerce's discards once its cards are drawn (R3),
+otherwise debating now or each usable ability (Politics once per kingdom it can swap with).
+
+Seen cards. An exact answer needs the cards out of the deck, and which of them may come back:
+the discard pile is shuffled into a new deck when the deck runs out (R1), the scoring pile
+never is. A player who kept the piles together knows only how many cards were won;
+:func:`place_seen` splits such cards, which is exact whenever the deck cannot run out.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..game import Card, CardSet, Ruler, Suit, TourState
+from ..visit import (
+    Abilities,
+    InvalidPositionError,
+    Option,
+    Position,
+    TimeLimitExceeded,
+    make_solver,
+    solve_exact,
+)
+from .advice import FORCED_SECONDS, Chance, estimate_options, politics_pool
+
+
+class AmbiguousPilesError(InvalidPositionError):
+    """Seen cards that must be told apart, since the deck may run out (R1)."""
+
+
+
+def visit_abilities(tour: TourState, kingdom: int, jacks_used: Sequence[Suit] = ()) -> Abilities:
+    """The abilities left in a visit to ``kingdom``: Jacks not yet used this visit, unused
+    supporters, and the other unvisited rulers' suits for Politics."""
+    _check_kingdom(tour, kingdom)
+    if len(set(jacks_used)) != len(jacks_used):
+        raise InvalidPositionError("each Jack can be used once a visit: a suit is listed twice")
+    jacks = [s for s in Suit if s not in jacks_used]
+    supporters = [r.suit for r in tour.unused_supporters]
+    return Abilities.of(jacks, supporters, politics_pool(tour, kingdom))
+
+
+def _check_kingdom(tour: TourState, kingdom: int) -> None:
+    if kingdom not in tour.unvisited:
+        left = ", ".join(map(str, tour.unvisited))
+        raise InvalidPositionError(f"kingdom {kingdom} is not being visited: unvisited are {left}")
+
+
+def visit_position(
+    tour: TourState,
+    kingdom: int,
+    hand: CardSet,
+    discard: CardSet = CardSet(),
+    scoring: CardSet = CardSet(),
+    waiting: Card | None = None,
+    jacks_used: Sequence[Suit] = (),
+    discarding: bool = False,
+) -> Position:
+    """The visit to ``kingdom`` as the player sees it, with the ruler lying there now (after
+    any Politics swap) as trump; ``discarding`` once Commerce has drawn (R3); checked."""
+    abilities = visit_abilities(tour, kingdom, jacks_used)
+    ruler = tour.rulers[kingdom - 1]
+    position = Position(
+        hand=hand,
+        trump=ruler.suit,
+        target=tour.config.target(kingdom),
+        abilities=abilities,
+        discard=discard,
+        scoring=scoring,
+        waiting=waiting,
+        discarding=discarding,
+    )
+    position.validate()
+    return position
+
+
+def place_seen(
+    hand: CardSet,
+    seen: CardSet,
+    wins: int,
+    abilities: Abilities,
+    waiting: Card | None = None,
+) -> tuple[CardSet, CardSet]:
+    """Split cards seen in the discard and scoring piles together into (discard, scoring).
+
+    Only how many were won is known. Which ones matters only if the deck can run out before
+    the visit ends, since the discard pile then comes back and the scoring pile does not
+    (R1). The won cards are taken from the non-clubs first, which leaves the most clubs to
+    come back, the widest case of the solver's test; if even so the deck cannot run out, any
+    split gives the same answer. Otherwise :class:`AmbiguousPilesError`.
+    """
+    if hand & seen:
+        raise InvalidPositionError(
+            f"{(hand & seen).ascii()} cannot be both in your hand and among the seen cards"
+        )
+    if waiting is not None and waiting in seen:
+        raise InvalidPositionError(f"the waiting card {waiting.ascii()} is among the seen cards")
+    if not 0 <= wins <= len(seen):
+        cards = "card" if len(seen) == 1 else "cards"
+        raise InvalidPositionError(
+            f"{wins} debates won but {len(seen)} {cards} seen: each winning card lies in the "
+            "scoring pile"
+        )
+    ordered = sorted(seen, key=lambda card: (card.suit is Suit.CLUBS, card.index))
+    scoring = CardSet(ordered[:wins])
+    discard = seen - scoring
+    if 0 < wins < len(seen):
+        waiting_set = CardSet([waiting]) if waiting else CardSet()
+        deck = CardSet.full() - hand - seen - waiting_set
+        returns = (discard | waiting_set).mask
+        if make_solver().reshuffle_possible(hand.mask, deck.mask, returns, abilities.counts):
+            raise AmbiguousPilesError(
+                "the deck may run out before the visit ends, and then the discard pile comes "
+                "back but won cards do not (R1): the two piles must be given apart"
+            )
+    return discard, scoring
+
+
+@dataclass(frozen=True)
+class Move:
+    """One option open now, with its chance and its loss against the best option."""
+
+    option: Option  # kind "debate", "answer", "ability" or "discard"
+    chance: float
+    loss: float
+    source: Ruler | None = None  # the supporter lending the ability; None: the Jack (or none)
+    swap_with: int | None = None  # Politics: the kingdom whose ruler comes here
+    interval: tuple[float, float] | None = None  # the 95% interval of an estimated chance
+
+    @property
+    def estimate(self) -> bool:
+        """Whether the chance is a Monte Carlo estimate."""
+        return self.interval is not None
+
+
+@dataclass(frozen=True)
+class MoveAdvice:
+    """Every option open now, best first, and the chance with best play."""
+
+    kingdom: int
+    ruler: Ruler
+    position: Position
+    chance: Chance
+    moves: tuple[Move, ...]
+    distribution: tuple[float, ...]
+    seconds: float
+
+
+def rank_moves(
+    tour: TourState,
+    kingdom: int,
+    position: Position,
+    jacks_used: Sequence[Suit] = (),
+    time_limit: float | None = None,
+) -> MoveAdvice:
+    """Every option at ``position``, in a visit to ``kingdom``, ranked best first: the legal
+    answers while a ruler's card waits, Commerce's discards while they are due, otherwise
+    debating now or each usable ability.
+
+    An ability is lent by its Jack while the Jack is unused, else by a supporter: within the
+    visit they are alike, but a used supporter no longer scores (§5). Politics is listed once
+    per kingdom it can swap with; kingdoms whose rulers share a suit give the same chance.
+    Commerce's discards are solved exactly whatever ``time_limit``: the Monte Carlo fallback
+    does not model a pending discard. Otherwise the exact search gets half of ``time_limit``;
+    past it every option is estimated in the other half (:func:`estimate_options`), ranked by
+    its estimate (:func:`_rank_key`); the first one's estimate stands for the position's
+    chance.
+    """
+    _check_kingdom(tour, kingdom)
+    started = time.perf_counter()
+    if position.discarding:
+        time_limit = None
+    solver = make_solver()
+    if time_limit is not None:
+        solver.deadline = started + time_limit / 2
+    try:
+        result = solve_exact(solver, position, started)
+        ranked = [(option, chance, None) for option, chance in result.options]
+        chance, distribution = Chance.of(result), result.distribution
+    except TimeLimitExceeded:
+        left = max(0.0, started + time_limit - time.perf_counter())
+        waiting = position.waiting
+        if waiting is not None and len(position.hand.of_suit(waiting.suit) or position.hand) == 1:
+            left = min(left, FORCED_SECONDS)  # one legal answer: nothing to rank
+        estimated = estimate_options(position, left)
+        ranked = [(option, r.chance, r.interval) for option, r in estimated]
+        best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
+        chance, distribution = Chance.of(best), best.distribution
+    moves: list[Move] = []
+    for option, value, interval in ranked:
+        loss = chance.value - value
+        if option.kind != "ability":
+            moves.append(Move(option, value, loss, interval=interval))
+            continue
+        source = None if option.suit not in jacks_used else _supporter(tour, option.suit)
+        if option.suit is not Suit.SPADES:
+            moves.append(Move(option, value, loss, source=source, interval=interval))
+            continue
+        for target in _swaps(tour, kingdom, option.new_trump):
+            moves.append(Move(option, value, loss, source, target, interval))
+    return MoveAdvice(
+        kingdom=kingdom,
+        ruler=tour.rulers[kingdom - 1],
+        position=position,
+        chance=chance,
+        moves=_ranked(moves),
+        distribution=distribution,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _supporter(tour: TourState, suit: Suit) -> Ruler | None:
+    return next((r for r in tour.unused_supporters if r.suit == suit), None)
+
+
+def _swaps(tour: TourState, kingdom: int, suit: Suit) -> list[int]:
+    return [
+        index + 1
+        for index, ruler in enumerate(tour.rulers)
+        if ruler is not None and index + 1 != kingdom and ruler.suit == suit
+    ]
+
+
+def _ranked(moves: list[Move]) -> tuple[Move, ...]:
+    """Best first (stable: ties keep their order); see :func:`_rank_key`."""
+    return tuple(sorted(moves, key=lambda move: _rank_key(move.chance, move.interval), reverse=True))
+
+
+def _rank_key(chance: float, interval: tuple[float, float] | None) -> tuple[float, float]:
+    """Options rank by their chance, exact or estimated (issue: a lower estimate never ranks
+    above a higher one); between equal chances an exact one, or the narrower interval, first."""
+    width = 0.0 if interval is None else interval[1] - interval[0]
+    return (chance, -width)
