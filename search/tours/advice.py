@@ -330,12 +330,13 @@ def _row_chances(found: dict, position: int) -> tuple[Chance, ...]:
     """One kingdom's chances in the order of :data:`COLUMNS`. A combined cell that is not
     exact is never shown below an exact subset chance of the same row: it is the larger of
     its estimate and that proven bound, and says which it is."""
-    cells = {c: _cell_chance(found[c, position]) for c in COLUMNS}
-    exact = {
-        c: _cell_chance(found[c, position]).value
+    solved = {
+        c: _cell_chance(found[c, position])
         for c in (*COLUMNS, *BOUND_COLUMNS)
-        if (c, position) in found and not _cell_chance(found[c, position]).estimate
+        if (c, position) in found
     }
+    cells = {c: solved[c] for c in COLUMNS}
+    exact = {c: chance.value for c, chance in solved.items() if not chance.estimate}
     for column in ("jacks", "all"):  # "all" contains "jacks": settle "jacks" first
         cell = cells[column]
         if not cell.estimate:
