@@ -18,18 +18,30 @@ card between them (revealing any of them leads to the same state), weighted by t
 length; the best discard after a Commerce draw is memoised by its own key. Sums are in a
 different order, so values agree with the reference to rounding; decisions that tie
 (within ``EPS``) go to the first option in the reference's order in both.
+
+Why one piece: the two recursive kernels share the key layout, the memo's hash and the
+clock poll with their inlined helpers, and numba's on-disk cache keys each module
+separately, so splitting them would state that layout twice.
 """
 
 from __future__ import annotations
 
 import time
+import weakref
 
 import numba
 import numpy as np
 from numba import njit
 
-from ..infra import popcount
-from ..visit import TimeLimitExceeded
+from ..infra import (
+    TimeLimitExceeded,
+    guard_interrupts,
+    interrupt_pending,
+    kernel_running,
+    popcount,
+    release,
+    reserve,
+)
 from .reference import EPS, OFFSET, WIDTH, FirstEditionSolver, VisitCost
 
 CLOCK_EVERY = 4096  # new states between reads of the clock
@@ -38,6 +50,7 @@ POST_DRAW = np.int64(1) << 53  # key flag: Commerce has drawn, the discard is ne
 NEED_SHIFT = 54  # miss keys: need + 8 above the state key
 STATES, ROWS, STATUS, NEXT_CLOCK, USED = range(5)
 UNSOLVED = 2  # meta[STATUS]: the miss walk met a state whose value was not solved (a bug)
+INTERRUPTED = 3  # meta[STATUS]: Ctrl-C came (search.infra.budget.guard_interrupts)
 GROW = -2  # status: the memo is full; the wrapper grows it and calls again
 LOAD = 0.6
 HASH = np.int64(-7046029254386353131)  # 2**64 / golden ratio, as a signed word
@@ -214,14 +227,19 @@ def _rehash(old, new):
 
 @njit(cache=True)
 def _late(meta, deadline):
-    """Whether the deadline has passed (read every ``CLOCK_EVERY`` new states)."""
+    """Whether the deadline has passed or Ctrl-C came (read every ``CLOCK_EVERY`` new
+    states; ``meta[STATUS]`` says which)."""
     meta[STATES] += 1
-    if deadline <= 0.0 or meta[STATES] < meta[NEXT_CLOCK]:
+    if meta[STATES] < meta[NEXT_CLOCK]:
         return False
     meta[NEXT_CLOCK] = meta[STATES] + CLOCK_EVERY
-    with numba.objmode(now="float64"):
+    with numba.objmode(now="float64", stop="boolean"):
         now = time.perf_counter()
-    if now > deadline:
+        stop = interrupt_pending()
+    if stop:
+        meta[STATUS] = INTERRUPTED
+        return True
+    if deadline > 0.0 and now > deadline:
         meta[STATUS] = 1
         return True
     return False
@@ -513,6 +531,7 @@ class FastFirstEditionSolver(FirstEditionSolver):
         self._values = _Memo(terminal[None, :])  # row 0: the visit is over
         self._misses = _Memo(np.eye(WIDTH))  # row m: a miss of m for sure
         self._scratch = np.empty(WIDTH)
+        guard_interrupts()
 
     @property
     def states(self) -> int:
@@ -522,13 +541,16 @@ class FastFirstEditionSolver(FirstEditionSolver):
     def value(self, hand: int, deck: int, trump: int, abil: tuple) -> tuple:
         deadline = self.deadline or 0.0
         memo = self._values
-        while True:
-            row = _node(DECIDE, hand, deck, trump, _pack(abil), 0, self._scratch, memo.table, memo.vals, memo.meta, deadline)
-            if row != GROW:
-                break
-            memo.grow()
+        with kernel_running():
+            while True:
+                row = _node(DECIDE, hand, deck, trump, _pack(abil), 0, self._scratch, memo.table, memo.vals, memo.meta, deadline)
+                if row != GROW:
+                    break
+                memo.grow()
         if row == TIMEOUT:
-            memo.meta[STATUS] = 0
+            status, memo.meta[STATUS] = memo.meta[STATUS], 0
+            if status == INTERRUPTED:
+                raise KeyboardInterrupt
             raise TimeLimitExceeded
         return tuple(float(v) for v in memo.vals[row])
 
@@ -558,6 +580,12 @@ class FastFirstEditionSolver(FirstEditionSolver):
         return tuple(part)
 
 
+def _give_back(held: list) -> None:
+    """Release a freed memo's bytes from the memory cap's count."""
+    release(held[0])
+    held[0] = 0
+
+
 class _Memo:
     """A hash table of keys to rows of a value arena, grown by the wrapper on ``GROW``."""
 
@@ -568,12 +596,20 @@ class _Memo:
         self.meta = np.zeros(5, np.int64)
         self.meta[ROWS] = len(first_rows)
         self.meta[NEXT_CLOCK] = CLOCK_EVERY
+        self._held = [self.table.nbytes + self.vals.nbytes]  # counted against the memory cap
+        reserve(self._held[0])
+        weakref.finalize(self, _give_back, self._held)
 
     def grow(self) -> None:
-        """Double whichever of table and arena is full."""
+        """Double whichever of table and arena is full (MemoryLimitExceeded past the cap)."""
         if self.meta[ROWS] >= len(self.vals):
+            reserve(self.vals.nbytes)
+            self._held[0] += self.vals.nbytes
             self.vals = np.concatenate([self.vals, np.zeros_like(self.vals)])
         if self.meta[USED] + 1 > LOAD * len(self.table):
+            reserve(2 * self.table.nbytes)
+            self._held[0] += self.table.nbytes
             bigger = np.full((2 * len(self.table), 2), -1, np.int64)
             _rehash(self.table, bigger)
+            release(self.table.nbytes)
             self.table = bigger

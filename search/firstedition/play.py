@@ -33,7 +33,7 @@ from ..game import (
     ability_sources,
     legal_answers,
 )
-from ..visit import Abilities, TimeLimitExceeded, legal_discards_of
+from ..visit import Abilities, BudgetExceeded, legal_discards_of
 from .kernel import FastFirstEditionSolver
 from .reference import OFFSET, shift_wins
 
@@ -177,7 +177,7 @@ def advise_first_edition(tour: TourState, hand: CardSet, time_limit: float | Non
             try:
                 for position in group:
                     costs[position] = kingdom_cost(full, tour, hand, position, abil)
-            except TimeLimitExceeded:
+            except BudgetExceeded:
                 break
     best = least_net_loss(tour, costs)
     return FirstEditionAdvice(costs, best, tour.reputation, time.perf_counter() - started)
@@ -202,7 +202,7 @@ def rank_first_edition(visit: VisitState, time_limit: float | None = 5.0,
     search.full.deadline = None if time_limit is None else time.perf_counter() + time_limit
     try:
         return rank_actions(search.full, visit), True
-    except TimeLimitExceeded:
+    except BudgetExceeded:
         return rank_actions(search.plain, visit, commerce=False), False
 
 

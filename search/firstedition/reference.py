@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from math import comb
 
 from ..game import debate_won, legal_answer_mask
-from ..visit import TimeLimitExceeded, bits_of, draw_combinations, signature
+from ..infra import TimeLimitExceeded
+from ..visit import bits_of, draw_combinations, signature
 
 OFFSET = 8
 WIDTH = 2 * OFFSET + 1
@@ -67,7 +68,7 @@ class FirstEditionSolver:
 
     def __init__(self, deadline: float | None = None) -> None:
         """``deadline``: a ``time.perf_counter`` time past which the search raises
-        :class:`~search.visit.reference.TimeLimitExceeded`."""
+        :class:`~search.infra.TimeLimitExceeded`."""
         self.memo: dict = {}
         self.miss_memo: dict = {}
         self.deadline = deadline

@@ -1,8 +1,22 @@
-"""Plumbing every layer shares: statistics, atomic files, process pools, and the compiled
+"""Plumbing every layer shares: search budgets, statistics, atomic files, process pools, and the compiled
 helpers of the kernels (loaded only when asked for, since they import numba)."""
 
 from __future__ import annotations
 
+from .budget import (
+    BudgetExceeded,
+    MemoryLimitExceeded,
+    TimeLimitExceeded,
+    guard_interrupts,
+    interrupt_pending,
+    kernel_running,
+    memory_limit,
+    parse_bytes,
+    release,
+    reserve,
+    reserved_memory,
+    set_memory_limit,
+)
 from .files import (
     CannotCreateError,
     fsync_directory,
@@ -26,6 +40,18 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
+    "BudgetExceeded",
+    "guard_interrupts",
+    "interrupt_pending",
+    "kernel_running",
+    "memory_limit",
+    "MemoryLimitExceeded",
+    "parse_bytes",
+    "release",
+    "reserve",
+    "reserved_memory",
+    "set_memory_limit",
+    "TimeLimitExceeded",
     "CannotCreateError",
     "fsync_directory",
     "lowbit_index",

@@ -62,7 +62,7 @@ import numpy as np
 from ..game import FULL_MASK
 from ..infra import CannotCreateError, process_pool
 from ..infra import write_atomically as write_whole_file
-from ..visit import TimeLimitExceeded, make_solver
+from ..visit import BudgetExceeded, make_solver
 from .handclasses import HAND_SIZE, canonical_hands, random_hand, role_preserving_permutations
 from .summary import summarise
 
@@ -288,7 +288,7 @@ def solve_chunk(task: ChunkTask) -> ChunkResult:
             needs = solver.decide(
                 mask, FULL_MASK & ~mask, 0, trump, task.abilities, task.pools[trump]
             )
-        except TimeLimitExceeded:
+        except BudgetExceeded:
             capped[row] = True
             _worker.solver = None  # an abandoned search may leave its memo half-built
             continue

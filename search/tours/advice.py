@@ -29,12 +29,12 @@ from dataclasses import dataclass, field, replace
 from ..game import CardSet, Ruler, Suit, TourState
 from ..infra import process_pool
 from ..visit import (
+    BudgetExceeded,
     InvalidPositionError,
     KingdomResult,
     KingdomSolver,
     Option,
     Position,
-    TimeLimitExceeded,
     estimate_kingdom,
     make_position,
     make_solver,
@@ -374,7 +374,7 @@ def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | flo
         needs = tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
         solve.needs = tuple(float(v) for v in needs)
         return solve.needs[position.need]
-    except TimeLimitExceeded:
+    except BudgetExceeded:
         solve.timed_out, solve.solver = True, None  # never searched again: free its memo
         return None
     finally:

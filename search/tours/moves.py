@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from ..game import Card, CardSet, Ruler, Suit, TourState
 from ..visit import (
     Abilities,
+    BudgetExceeded,
     InvalidPositionError,
     Option,
     Position,
-    TimeLimitExceeded,
     make_solver,
     solve_exact,
 )
@@ -181,7 +181,7 @@ def rank_moves(
         result = solve_exact(solver, position, started)
         ranked = [(option, chance, None) for option, chance in result.options]
         chance, distribution = Chance.of(result), result.distribution
-    except TimeLimitExceeded:
+    except BudgetExceeded:
         left = max(0.0, started + time_limit - time.perf_counter())
         waiting = position.waiting
         if waiting is not None and len(position.hand.of_suit(waiting.suit) or position.hand) == 1:

@@ -4,6 +4,7 @@ with its fallback estimate (:mod:`.solve`, :mod:`.estimate`) and payoffs (:mod:`
 
 from __future__ import annotations
 
+from ..infra import BudgetExceeded, MemoryLimitExceeded, TimeLimitExceeded
 from .estimate import best_answer, best_discard, choose_option, estimate_kingdom, planning_state
 from .payoffs import Payoffs, PayoffSolver
 from .position import (
@@ -18,7 +19,7 @@ from .position import (
     position_from_visit,
     root_state,
 )
-from .reference import Abilities, KingdomSolver, TimeLimitExceeded
+from .reference import Abilities, KingdomSolver
 from .solve import root_options, solve_exact, solve_kingdom
 from .solvers import make_solver, warm_up
 from .suitpatterns import bits_of, draw_combinations, signature
@@ -27,6 +28,7 @@ __all__ = [
     "Abilities",
     "action_of_label",
     "best_answer",
+    "BudgetExceeded",
     "best_discard",
     "bits_of",
     "choose_option",
@@ -38,6 +40,7 @@ __all__ = [
     "legal_discards_of",
     "make_position",
     "make_solver",
+    "MemoryLimitExceeded",
     "Option",
     "option_of_label",
     "Payoffs",

@@ -34,7 +34,7 @@ from ..game import (
     military_usable,
     refill,
 )
-from ..infra import wilson_interval
+from ..infra import BudgetExceeded, MemoryLimitExceeded, wilson_interval
 from .position import KingdomResult, root_state
 from .reference import (
     CLUBS,
@@ -42,7 +42,6 @@ from .reference import (
     HEARTS,
     SPADES,
     KingdomSolver,
-    TimeLimitExceeded,
     all_pairs,
     discard_pairs,
 )
@@ -322,7 +321,9 @@ def _search_playouts(solver, playout, least: int, budget: float, budget_end: flo
         while time.perf_counter() < budget_end:
             batch = [playout(len(wins) + i, SEARCH) for i in range(BATCH)]
             wins.extend(batch)
-    except TimeLimitExceeded:
+    except BudgetExceeded as error:
+        if isinstance(error, MemoryLimitExceeded):
+            solver.reset()  # the rule fallback needs the room
         if len(wins) < least:
             return None
     finally:

@@ -43,8 +43,10 @@ Growth and limits. When the table, arena, stack or depth runs out, the kernel
 unwinds with a negative status; the wrapper grows what ran out and calls again.
 Finished states stay memoised, so the retry only re-walks the interrupted path.
 Every ``CLOCK_EVERY`` lookups the kernel reads the clock (``numba.objmode``)
-and unwinds past the solver's deadline; the wrapper then raises
-:class:`~search.visit.reference.TimeLimitExceeded`.
+and unwinds past the solver's deadline, or after a Ctrl-C; the wrapper then raises
+:class:`~search.infra.TimeLimitExceeded` or ``KeyboardInterrupt``. The arrays count
+against the process's memory cap (:mod:`search.infra.budget`): a growth past it raises
+:class:`~search.infra.MemoryLimitExceeded`, and what is memoised stays usable.
 
 Equivalent choices (runs of cards, :mod:`search.visit.suitpatterns`) are merged only
 while no reshuffle is possible (``_reshuffle_possible``), and then successors
@@ -71,6 +73,7 @@ case against :mod:`search.game.rulebook` in ``tests/test_rulebook.py``.
 from __future__ import annotations
 
 import time
+import weakref
 from itertools import combinations
 from math import comb
 
@@ -78,8 +81,19 @@ import numba
 import numpy as np
 from numba import njit
 
-from ..infra import lowbit_index, pointer, popcount
-from .reference import MAX_NEED, KingdomSolver, TimeLimitExceeded
+from ..infra import (
+    MemoryLimitExceeded,
+    TimeLimitExceeded,
+    guard_interrupts,
+    interrupt_pending,
+    kernel_running,
+    lowbit_index,
+    pointer,
+    popcount,
+    release,
+    reserve,
+)
+from .reference import MAX_NEED, KingdomSolver
 
 WIDTH = MAX_NEED + 1
 LOAD = 0.6
@@ -91,6 +105,7 @@ FULL = -1  # table or arena full: grow both
 STACK_FULL = -2  # work stack full: grow it
 TIMEOUT = -3  # past the deadline: raise TimeLimitExceeded
 TOO_DEEP = -4  # scratch depth exhausted: grow it
+INTERRUPTED = -5  # Ctrl-C came: raise KeyboardInterrupt
 
 # Fields of the meta array shared by the wrapper and the kernel.
 ROWS, EXPANSIONS, BITS, ROW_LIMIT, TOP, LOOKUPS, NEXT_CLOCK = range(7)
@@ -610,6 +625,21 @@ def _push_draws(hand, deck, disc, count, commerce, merge, stack, n):
 
 
 @njit(cache=True)
+def _poll(meta, deadline):
+    """Every ``CLOCK_EVERY`` lookups: TIMEOUT past the deadline, INTERRUPTED after Ctrl-C
+    (:func:`search.infra.budget.guard_interrupts`), else 0."""
+    meta[NEXT_CLOCK] = meta[LOOKUPS] + CLOCK_EVERY
+    with numba.objmode(now="float64", stop="boolean"):  # the first in a process takes ~70 ms
+        now = time.perf_counter()
+        stop = interrupt_pending()
+    if stop:
+        return INTERRUPTED
+    if deadline > 0.0 and now > deadline:
+        return TIMEOUT
+    return 0
+
+
+@njit(cache=True)
 def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
     """Arena row of the value of a DECIDE node (``KingdomSolver.decide``), or a
     negative status to unwind with."""
@@ -625,12 +655,10 @@ def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
     if depth >= scratch.shape[0]:
         return TOO_DEEP
     meta[EXPANSIONS] += 1
-    if deadline > 0.0 and meta[LOOKUPS] >= meta[NEXT_CLOCK]:
-        meta[NEXT_CLOCK] = meta[LOOKUPS] + CLOCK_EVERY
-        with numba.objmode(now="float64"):  # the first read in a process takes ~70 ms
-            now = time.perf_counter()
-        if now > deadline:
-            return TIMEOUT
+    if meta[LOOKUPS] >= meta[NEXT_CLOCK]:
+        status = _poll(meta, deadline)
+        if status < 0:
+            return status
 
     # equivalent cards are one choice only while played cards cannot come back
     merge = not _reshuffle_possible(hand, deck, disc, abil)
@@ -719,6 +747,12 @@ def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
 # --- the solver ---------------------------------------------------------------------
 
 
+def _give_back(held: list) -> None:
+    """Release a freed solver's bytes from the memory cap's count."""
+    release(held[0])
+    held[0] = 0
+
+
 class FastKingdomSolver(KingdomSolver):
     """KingdomSolver whose float vector values come from the compiled kernel.
 
@@ -744,8 +778,24 @@ class FastKingdomSolver(KingdomSolver):
         self._vals[TERMINAL_ROW, 0] = 1.0
         self._meta = np.zeros(META_SIZE, dtype=np.int64)
         self._meta[[ROWS, BITS, ROW_LIMIT]] = 1, initial_bits, limit + 1
+        self._meta[NEXT_CLOCK] = CLOCK_EVERY  # small searches never read the clock
         self._scratch = np.zeros((initial_depth, 3, WIDTH), dtype=np.float64)
         self._stack = np.zeros(initial_stack, dtype=np.int64)
+        self._held = [0]  # bytes counted against the memory cap, given back when freed
+        weakref.finalize(self, _give_back, self._held)
+        self._account()
+        self._remember_addresses()
+        guard_interrupts()
+
+    def reset(self) -> None:
+        """Forget every memoised state and give the memory back (after MemoryLimitExceeded)."""
+        super().reset()
+        self._table = np.full((1 << 12, 2), -1, dtype=np.int64)
+        limit = int(LOAD * (1 << 12))
+        self._vals = np.zeros((limit + 1, WIDTH), dtype=np.float64)
+        self._vals[TERMINAL_ROW, 0] = 1.0
+        self._meta[[ROWS, BITS, ROW_LIMIT, TOP]] = 1, 12, limit + 1, 0
+        self._account()
         self._remember_addresses()
 
     def state_count(self) -> int:
@@ -774,16 +824,19 @@ class FastKingdomSolver(KingdomSolver):
         deadline = -1.0 if self.deadline is None else self.deadline
         before = int(self._meta[EXPANSIONS])
         try:
-            while True:
-                self._meta[TOP] = 0
-                row = _decide(
-                    hand, deck, disc, trump, packed_abil, packed_pool, 0, self._mem, deadline
-                )
-                if row >= 0:
-                    return tuple(self._vals[row].tolist())
-                if row == TIMEOUT:
-                    raise TimeLimitExceeded
-                self._grow(row)
+            with kernel_running():
+                while True:
+                    self._meta[TOP] = 0
+                    row = _decide(
+                        hand, deck, disc, trump, packed_abil, packed_pool, 0, self._mem, deadline
+                    )
+                    if row >= 0:
+                        return tuple(self._vals[row].tolist())
+                    if row == TIMEOUT:
+                        raise TimeLimitExceeded
+                    if row == INTERRUPTED:
+                        raise KeyboardInterrupt
+                    self._grow(row)
         finally:
             self.stats.expansions += int(self._meta[EXPANSIONS]) - before
             self.stats.states = self.state_count()
@@ -792,11 +845,14 @@ class FastKingdomSolver(KingdomSolver):
         """Enlarge what the kernel ran out of."""
         if status == FULL:  # double the table (rehashing keys) and the arena (copying rows)
             bits = int(self._meta[BITS]) + 1
-            if LOAD * (1 << bits) >= 1 << (63 - K0_BITS):
-                raise MemoryError("the memo would outgrow the arena rows a slot can name")
+            limit = int(LOAD * (1 << bits))
+            if limit >= 1 << (63 - K0_BITS):
+                raise MemoryLimitExceeded("the memo would outgrow the arena rows a slot can name")
+            growth = 16 * (1 << bits) + 8 * WIDTH * (limit + 1)
+            reserve(growth)  # counted before allocating: old and new are alive while copying
+            self._held[0] += growth
             table = np.full((1 << bits, 2), -1, dtype=np.int64)
             _rehash(self._table, table, bits)
-            limit = int(LOAD * (1 << bits))
             vals = np.zeros((limit + 1, WIDTH), dtype=np.float64)
             used = int(self._meta[ROWS])
             vals[:used] = self._vals[:used]
@@ -808,7 +864,17 @@ class FastKingdomSolver(KingdomSolver):
             self._scratch = np.zeros((max(2 * len(self._scratch), 16), 3, WIDTH), dtype=np.float64)
         else:  # pragma: no cover - the kernel returns no other status
             raise RuntimeError(f"unknown kernel status {status}")
+        self._account()
         self._remember_addresses()
+
+    def _account(self) -> None:
+        """Settle the bytes counted against the memory cap to the arrays held now."""
+        size = self._table.nbytes + self._vals.nbytes + self._scratch.nbytes + self._stack.nbytes
+        if size > self._held[0]:
+            reserve(size - self._held[0])
+        else:
+            release(self._held[0] - size)
+        self._held[0] = size
 
     def _remember_addresses(self) -> None:
         """The kernel's view of the arrays; they must outlive it (they are attributes)."""

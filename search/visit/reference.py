@@ -42,6 +42,7 @@ from ..game import (
     politics_usable,
     refill,
 )
+from ..infra import MemoryLimitExceeded, TimeLimitExceeded, memory_limit, reserved_memory
 from .suitpatterns import (
     bits_of,
     draw_combinations,
@@ -57,10 +58,10 @@ CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 BYTE = 0xFF
 FULL = (1 << 32) - 1
 SUIT_MASKS = tuple(BYTE << (8 * s) for s in range(4))
-
-
-class TimeLimitExceeded(Exception):
-    """The exact search ran past its time budget."""
+# What a memoised state costs in Python objects (key tuple, value tuple, dict slot), measured
+# roughly with tracemalloc: floats, and exact fractions.
+STATE_BYTES = 600
+STATE_BYTES_EXACT = 1500
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,11 @@ class KingdomSolver:
         self.dist_memo: dict = {}
         self.signatures = signature_table()
         self.stats = SolverStats()
+
+    def reset(self) -> None:
+        """Forget every memoised state (after MemoryLimitExceeded)."""
+        self.memo.clear()
+        self.dist_memo.clear()
 
     def state_count(self) -> int:
         """How many states the memo holds."""
@@ -268,15 +274,23 @@ class KingdomSolver:
         if value is not None:
             return value
         self.stats.expansions += 1
-        if self.deadline is not None and self.stats.expansions % 256 == 0:
-            if time.perf_counter() > self.deadline:
-                raise TimeLimitExceeded
+        if self.stats.expansions % 256 == 0:
+            self._check_budget()
         best = None
         for _, outcomes in self.options(hand, deck, disc, trump, abil, pool):
             value = self.option_value(outcomes, need)
             best = value if best is None else tuple(map(max, best, value))
         memo[key] = best
         return best
+
+    def _check_budget(self) -> None:
+        """Raise past the deadline, or once the memos would pass the memory cap (their
+        Python objects are counted at an estimate a state)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise TimeLimitExceeded
+        size = (len(self.memo) + len(self.dist_memo)) * (STATE_BYTES_EXACT if self.exact else STATE_BYTES)
+        if size > memory_limit() - reserved_memory():
+            raise MemoryLimitExceeded(f"the reference memo would pass {memory_limit() >> 20} MiB")
 
     def distribution(self, hand, deck, disc, trump, abil, pool, need):
         """P(j more wins) for j = 0, 1, … under the policy that is optimal for ``need`` more
@@ -291,6 +305,8 @@ class KingdomSolver:
         cached = self.dist_memo.get(key)
         if cached is not None:
             return cached
+        if len(self.dist_memo) % 256 == 255:
+            self._check_budget()
         chosen, best = None, None
         for _, outcomes in self.options(hand, deck, disc, trump, abil, pool):
             score = self.component(self.option_value(outcomes, None), need)

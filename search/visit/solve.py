@@ -14,6 +14,7 @@ import time
 from fractions import Fraction
 
 from ..game import wins_debate
+from ..infra import BudgetExceeded, MemoryLimitExceeded
 from .estimate import estimate_kingdom
 from .position import (
     KingdomResult,
@@ -23,7 +24,7 @@ from .position import (
     option_of_label,
     root_state,
 )
-from .reference import KingdomSolver, TimeLimitExceeded
+from .reference import KingdomSolver
 from .solvers import make_solver
 
 
@@ -71,14 +72,16 @@ def solve_kingdom(
         solver.deadline = deadline
     try:
         return solve_exact(solver, position, started)
-    except TimeLimitExceeded:
+    except BudgetExceeded as error:
+        if isinstance(error, MemoryLimitExceeded):
+            solver.reset()  # the estimate needs the room
         return estimate_kingdom(position, seconds=time_limit, started=started)
     finally:
         solver.deadline = None
 
 
 def solve_exact(solver: KingdomSolver, position: Position, started: float) -> KingdomResult:
-    """The exact result with ``solver`` (its deadline may raise TimeLimitExceeded);
+    """The exact result with ``solver`` (its deadline may raise BudgetExceeded);
     ``started`` dates the reported seconds."""
     need = position.need
     evaluated = root_options(solver, position)

@@ -1,0 +1,164 @@
+"""What an exact search may spend: a time limit, a memory cap, and Ctrl-C honoured inside
+compiled code.
+
+A search past its deadline raises :class:`TimeLimitExceeded`; one whose memo would grow
+past the process's memory cap raises :class:`MemoryLimitExceeded`. Both are
+:class:`BudgetExceeded`, the one exception callers catch to turn an exact search into a
+labelled estimate.
+
+The cap covers every memo alive in the process (:func:`reserve` and :func:`release` keep
+the count). It is ``EMISSARY_MAX_MEMORY`` (bytes, or with a K/M/G suffix) when set, else
+:data:`DEFAULT_MEMORY_LIMIT`; :func:`set_memory_limit` changes it.
+
+A compiled kernel cannot be interrupted by Python's default SIGINT handler (the exception
+would be raised inside the kernel's clock read, which numba turns into a SystemError).
+:func:`guard_interrupts` installs a handler that, while :func:`kernel_running`, only marks
+the interrupt pending; the kernel polls :func:`interrupt_pending` with its clock, unwinds,
+and ``KeyboardInterrupt`` is raised once it is out.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from contextlib import contextmanager
+
+DEFAULT_MEMORY_LIMIT = 3 << 29  # 1.5 GiB: memos stay well under the 2 GB a command may use
+_SUFFIXES = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+class BudgetExceeded(Exception):
+    """An exact search ran out of its budget (time or memory)."""
+
+
+class TimeLimitExceeded(BudgetExceeded):
+    """The exact search ran past its time budget."""
+
+
+class MemoryLimitExceeded(BudgetExceeded):
+    """The exact search's memo would grow past the memory cap."""
+
+
+def parse_bytes(text: str) -> int:
+    """A size such as ``1500000000``, ``800M`` or ``1.5G`` in bytes; ValueError if not one."""
+    text = text.strip().upper().removesuffix("B")
+    scale = _SUFFIXES.get(text[-1:], 1)
+    number = text[:-1] if scale > 1 else text
+    try:
+        size = float(number)
+    except ValueError:
+        raise ValueError(f"not a memory size: {text[:40]!r} (try 800M or 1.5G)") from None
+    if not 0 < size * scale < 1 << 50:
+        raise ValueError(f"memory size out of range: {text[:40]!r} (try 800M or 1.5G)")
+    return int(size * scale)
+
+
+def _initial_limit() -> int:
+    text = os.environ.get("EMISSARY_MAX_MEMORY", "")
+    try:
+        return parse_bytes(text) if text else DEFAULT_MEMORY_LIMIT
+    except ValueError:
+        return DEFAULT_MEMORY_LIMIT
+
+
+_limit = _initial_limit()
+_reserved = 0
+_lock = threading.Lock()
+
+
+def memory_limit() -> int:
+    """The cap on the bytes all memos of this process may hold together."""
+    return _limit
+
+
+def set_memory_limit(size: int) -> None:
+    """Change the cap (bytes)."""
+    global _limit
+    if size <= 0:
+        raise ValueError("the memory cap must be positive")
+    _limit = int(size)
+
+
+def reserved_memory() -> int:
+    """The bytes memos hold now."""
+    return _reserved
+
+
+def reserve(size: int) -> None:
+    """Count ``size`` more bytes, or raise MemoryLimitExceeded if that passes the cap."""
+    global _reserved
+    with _lock:
+        if _reserved + size > _limit:
+            raise MemoryLimitExceeded(
+                f"the search would need over {(_reserved + size) >> 20} MiB "
+                f"(cap {_limit >> 20} MiB)"
+            )
+        _reserved += size
+
+
+def release(size: int) -> None:
+    """Give back ``size`` bytes counted by :func:`reserve`."""
+    global _reserved
+    with _lock:
+        _reserved = max(0, _reserved - size)
+
+
+def guard_interrupts() -> None:
+    """Install (once, from the main thread) the SIGINT handler that compiled kernels need:
+    inside a kernel Ctrl-C only marks an interrupt as pending, which the kernel polls with
+    its clock and unwinds on; elsewhere the previous handler runs as before."""
+    global _previous
+    if _previous is not None or threading.current_thread() is not threading.main_thread():
+        return
+    current = signal.getsignal(signal.SIGINT)
+    if not callable(current):  # ignored or default at C level: nothing to defer
+        return
+    _previous = current
+    signal.signal(signal.SIGINT, _on_interrupt)
+    # Numba's object mode runs no Python signal handler, so the kernel's poll reads the
+    # signals the C handler wrote to this pipe.
+    if signal.set_wakeup_fd(-1) == -1:
+        read, write = os.pipe()
+        os.set_blocking(read, False)
+        os.set_blocking(write, False)
+        signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+        _wakeup["read"] = read
+
+
+def _on_interrupt(signum, frame) -> None:
+    if _kernel["depth"]:
+        _kernel["pending"] = True
+    else:
+        _previous(signum, frame)
+
+
+def interrupt_pending() -> bool:
+    """Whether Ctrl-C came while a kernel ran (the kernels poll this with their clock)."""
+    if _wakeup["read"] >= 0:
+        try:
+            signals = os.read(_wakeup["read"], 512)
+        except (BlockingIOError, OSError):
+            signals = b""
+        if signal.SIGINT in signals and _kernel["depth"]:
+            _kernel["pending"] = True
+    return _kernel["pending"]
+
+
+@contextmanager
+def kernel_running():
+    """Around a kernel call: Ctrl-C inside is deferred until the kernel unwinds, then
+    raised here as KeyboardInterrupt."""
+    _kernel["depth"] += 1
+    try:
+        yield
+    finally:
+        _kernel["depth"] -= 1
+    if _kernel["pending"] and not _kernel["depth"]:
+        _kernel["pending"] = False
+        raise KeyboardInterrupt
+
+
+_previous = None
+_kernel = {"depth": 0, "pending": False}
+_wakeup = {"read": -1}

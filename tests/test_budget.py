@@ -1,0 +1,104 @@
+"""Every exact search is bounded (issue 15): a memory cap over all memos of the process, and
+Ctrl-C honoured inside the compiled kernel."""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from search.game import CardSet
+from search.infra import (
+    MemoryLimitExceeded,
+    memory_limit,
+    parse_bytes,
+    reserved_memory,
+    set_memory_limit,
+)
+from search.visit import make_position, solve_kingdom
+from search.visit.kernel import FastKingdomSolver
+from search.visit.position import root_state
+
+FULL_MASK = (1 << 32) - 1
+# All four Jacks and a Politics pool: an exact search of many seconds and hundreds of MiB.
+BIG_HAND = "3C 3D 2H 3H 6H AS 7S 8S"
+
+
+def big_state() -> tuple:
+    hand = CardSet.parse(BIG_HAND)
+    from search.game import Suit
+
+    position = make_position(hand, Suit.HEARTS, 6, pool=[Suit.CLUBS, Suit.SPADES, Suit.DIAMONDS])
+    return position, root_state(position)
+
+
+@pytest.fixture
+def small_cap():
+    before = memory_limit()
+    set_memory_limit(32 << 20)
+    yield
+    set_memory_limit(before)
+
+
+def test_parse_bytes_reads_suffixes_and_refuses_nonsense() -> None:
+    assert parse_bytes("800M") == 800 << 20
+    assert parse_bytes("1.5G") == 3 << 29
+    assert parse_bytes("4096") == 4096
+    for bad in ("", "lots", "-1G", "nan", "inf", "0"):
+        with pytest.raises(ValueError):
+            parse_bytes(bad)
+
+
+def test_a_memo_past_the_cap_raises_and_gives_its_bytes_back(small_cap) -> None:
+    _, state = big_state()
+    before = reserved_memory()
+    solver = FastKingdomSolver()
+    raised = False
+    try:
+        solver.decide(*state)
+    except MemoryLimitExceeded:
+        raised = True  # not kept: its traceback would hold the solver
+    assert raised
+    assert reserved_memory() <= 32 << 20
+    del solver
+    gc.collect()
+    assert reserved_memory() == before
+
+
+def test_solve_past_the_memory_cap_turns_into_a_labelled_estimate(small_cap) -> None:
+    position, _ = big_state()
+    result = solve_kingdom(position, time_limit=2.0)
+    assert result.estimate
+    assert 0.0 <= result.chance <= 1.0
+
+
+def test_ctrl_c_inside_the_kernel_raises_keyboard_interrupt_quickly() -> None:
+    _, state = big_state()
+    solver = FastKingdomSolver()
+    solver.decide(*root_state(make_position(CardSet.parse("AC 2C 3C 4C 5D 6D 7H 8S"), 0, 2, jacks=())))
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        solver.decide(*state)
+    assert time.perf_counter() - started < 1.5
+    timer.join()
+
+
+def test_ctrl_c_during_odds_is_one_line_and_exit_130() -> None:
+    command = [sys.executable, "-m", "advisor", "odds", BIG_HAND, "--trump", "H",
+               "--target", "6", "--pool", "C S D", "--time-limit", "60"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)  # past start-up, inside the search
+    process.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    out, err = process.communicate(timeout=30)
+    assert time.perf_counter() - sent < 1.5
+    assert process.returncode == 130, err
+    assert "Error" not in err and len(err.strip().splitlines()) == 1, err
