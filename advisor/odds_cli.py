@@ -93,7 +93,7 @@ def _payoff_odds(cards, trump, target, abilities, supporters, pool, payoffs, tim
     """odds --payoffs: the expected payoff of best play, each option's, and the best."""
     import time
 
-    from search.visit import Payoffs, PayoffSolver, TimeLimitExceeded
+    from search.visit import BudgetExceeded, Payoffs, PayoffSolver
 
     try:
         success, failure, cost = (float(part) for part in payoffs.split(","))
@@ -111,7 +111,7 @@ def _payoff_odds(cards, trump, target, abilities, supporters, pool, payoffs, tim
         with tables.spinner("solving", enabled=not as_json):
             options = [(label, solver.option_value(outcomes, target)[0])
                        for label, outcomes in solver.options(hand, deck, 0, trump_index, counts.counts, pool_key)]
-    except TimeLimitExceeded:
+    except BudgetExceeded:
         raise typer.BadParameter(f"the payoff search passed {time_limit:g} s: raise it or give fewer "
                                  "abilities", param_hint="--time-limit") from None
     best = max(options, key=lambda o: o[1])  # the first of equals
@@ -134,7 +134,7 @@ def _first_edition_odds(cards, trump, target, abilities, supporters, time_limit,
     import time
 
     from search.firstedition import FastFirstEditionSolver
-    from search.visit import TimeLimitExceeded
+    from search.visit import BudgetExceeded
 
     counts = [0, 0, 0, 0]
     for suit in [*parse_suits(abilities), *parse_suits(supporters)]:
@@ -143,7 +143,7 @@ def _first_edition_odds(cards, trump, target, abilities, supporters, time_limit,
     try:
         with tables.spinner("solving", enabled=not as_json):
             result = solver.solve(cards.mask, int(parse_suit(trump)), tuple(counts), target)
-    except TimeLimitExceeded:
+    except BudgetExceeded:
         raise typer.BadParameter(
             f"the first-edition search passed {time_limit:g} s (it has no estimate yet): "
             "raise it or give fewer abilities",
