@@ -13,6 +13,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -27,6 +28,27 @@ app = typer.Typer(
 )
 for group in (sweep_cli, analyse_cli, tour_cli, odds_cli, advise_cli, coach_cli):
     group.register(app)
+
+
+@app.callback()
+def _options(
+    max_memory: Annotated[
+        str | None,
+        typer.Option(
+            "--max-memory",
+            help="Cap on the memory exact searches may hold, e.g. 800M or 1.5G (default 1.5G, "
+            "or EMISSARY_MAX_MEMORY); past it a search gives way to its labelled estimate.",
+        ),
+    ] = None,
+) -> None:
+    """Options for every command."""
+    if max_memory is not None:
+        from search.infra import parse_bytes, set_memory_limit
+
+        try:
+            set_memory_limit(parse_bytes(max_memory))
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--max-memory") from None
 
 
 _DEBUG_FLAG = "--debug"

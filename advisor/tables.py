@@ -133,7 +133,7 @@ def odds_view(position: Position, result: KingdomResult, ascii: bool) -> Group:
         verdict = Text(
             f"Chance ≈ {_percent(result.chance).strip()} — ESTIMATE from {result.playouts} "
             f"Monte Carlo playouts (95% CI {_percent(low).strip()}–{_percent(high).strip()}); "
-            "the exact search ran out of time. The fallback policy never beats optimal play.",
+            "the exact search ran out of time or memory. The fallback policy never beats optimal play.",
             style="yellow",
         )
         return Group(head, verdict, _distribution_table(result))
@@ -336,7 +336,7 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
         mark = "~" if ascii else "≈"
         parts.append(
             Text(
-                f"{mark} marks a Monte Carlo estimate: the exact search ran out of time "
+                f"{mark} marks a Monte Carlo estimate: the exact search ran out of time or memory "
                 "(--time-limit), so the cell is a fallback policy's success rate over playouts "
                 "(its interval in --json). Best play does at least as well.",
                 style="yellow",
@@ -454,7 +454,7 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
     if chance.estimate:
         parts.append(
             Text(
-                "ESTIMATES: the exact search ran out of time, so each option's chance comes from "
+                "ESTIMATES: the exact search ran out of time or memory, so each option's chance comes from "
                 f"Monte Carlo playouts ({chance.playouts} for the best) of a fallback policy after "
                 "it, in equal time for each option, every option on the same deck orders; "
                 "options that draw cards get fewer playouts. Ranked by the estimate; each CI "

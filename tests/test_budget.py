@@ -4,6 +4,7 @@ Ctrl-C honoured inside the compiled kernel."""
 from __future__ import annotations
 
 import gc
+import json
 import os
 import signal
 import subprocess
@@ -102,3 +103,30 @@ def test_ctrl_c_during_odds_is_one_line_and_exit_130() -> None:
     assert time.perf_counter() - sent < 1.5
     assert process.returncode == 130, err
     assert "Error" not in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.fixture
+def keep_cap():
+    before = memory_limit()
+    yield
+    set_memory_limit(before)
+
+
+def test_max_memory_option_turns_a_search_into_its_estimate(monkeypatch, capsys, keep_cap) -> None:
+    from .test_cli import run_in_process
+
+    args = ["--max-memory", "20M", "odds", BIG_HAND, "--trump", "H", "--target", "6",
+            "--pool", "C S D", "--time-limit", "2", "--json"]
+    code, out, err = run_in_process(monkeypatch, capsys, args)
+    assert code == 0, err
+    assert json.loads(out)["estimate"] is True
+    assert memory_limit() == 20 << 20
+
+
+@pytest.mark.parametrize("size", ["lots", "0", "-5M", "nan", "inf"])
+def test_max_memory_refuses_what_is_not_a_size(monkeypatch, capsys, keep_cap, size) -> None:
+    from .test_cli import assert_one_line_error, run_in_process
+
+    code, out, err = run_in_process(monkeypatch, capsys, ["--max-memory", size, "deal", "--seed", "1"])
+    assert_one_line_error(code, out, err)
+    assert code == 2 and "--max-memory" in err
