@@ -170,13 +170,23 @@ def test_commerce_discards_are_ranked_over_every_pair(monkeypatch, capsys):
     assert data["options"][0]["chance"] == data["chance"]
 
 
-def test_commerce_discards_are_exact_whatever_the_time_limit(monkeypatch, capsys):
-    """move --commerce-discard: solved exactly even past --time-limit (no estimate models a
-    pending discard)."""
+def test_small_commerce_discards_finish_exactly_before_the_first_clock_read(monkeypatch, capsys):
+    """move --commerce-discard: a search too small to read the clock (the kernel reads it every
+    2**16 lookups) is exact even with a tiny --time-limit."""
     args = ["--kingdom", "4", "--rulers", R, "--hand", "AC 6C 3H 8D 2D", "--won-cards", "5D 7D",
             "--jacks-used", "CDS", "--commerce-discard", "--time-limit", "0.000001"]
     data = _move(monkeypatch, capsys, args)
     assert data["estimate"] is False and len(data["options"]) == 10
+
+
+def test_commerce_discards_past_the_budget_are_each_estimated(monkeypatch, capsys):
+    """move --commerce-discard with ♣♥♠ left (the coach's hang at --seed 11, issue 15): past
+    the time limit each of the 45 discards is estimated as the position it leaves."""
+    args = ["--kingdom", "8", "--rulers", R, "--hand", "AC 6C 3H 8D 2D 4S 5S 7H 2C 3C",
+            "--jacks-used", "D", "--commerce-discard", "--time-limit", "1"]
+    data = _move(monkeypatch, capsys, args)
+    assert data["estimate"] is True and len(data["options"]) == 45
+    assert all(o["kind"] == "discard" and "chance_ci" in o for o in data["options"])
 
 
 def test_past_the_time_limit_every_option_is_an_estimate_ranked_with_its_interval(

@@ -36,6 +36,7 @@ from ..visit import (
     Option,
     Position,
     estimate_kingdom,
+    legal_discards_of,
     make_position,
     make_solver,
     option_of_label,
@@ -75,6 +76,7 @@ FORCED_SECONDS = 1.0
 """Seconds :func:`rank_moves` spends estimating a position with one legal answer."""
 
 OPTION_PLAYOUTS = 10
+DISCARD_PLAYOUTS = 2  # up to 45 discards share the time: few playouts each, wide intervals
 """Playouts each option's estimate makes at least in :func:`estimate_options`."""
 
 ESTIMATE_WORKERS = 2
@@ -316,6 +318,27 @@ def estimate_all(
         return list(pool.map(_estimate, positions, *args))
 
 
+def _estimate_discards(position: Position, seconds: float | None) -> list[tuple[Option, KingdomResult]]:
+    """Commerce's discards (R3) each estimated as the position it leaves, sharing ``seconds``;
+    a discard that empties the hand ends the visit, and its chance is exact."""
+    options, positions = [], []
+    for pair in legal_discards_of(position.hand):
+        options.append(Option("discard", cards=pair))
+        positions.append(
+            replace(position, hand=position.hand - pair, discard=position.discard | pair, discarding=False)
+        )
+    playable = [p for p in positions if p.hand]
+    estimates = iter(estimate_all(playable, seconds, least=DISCARD_PLAYOUTS))
+    results = []
+    for option, after in zip(options, positions):
+        if after.hand:
+            results.append((option, next(estimates)))
+        else:
+            hit = float(after.need == 0)
+            results.append((option, KingdomResult(hit, None, (), option, ((option, hit),), (1.0,), 0, 0.0)))
+    return results
+
+
 def _estimate(position: Position, seconds: float | None, forced: tuple | None, least: int) -> KingdomResult:
     return estimate_kingdom(
         position, seconds=seconds, started=time.perf_counter(), min_playouts=least, forced=forced
@@ -387,6 +410,8 @@ def estimate_options(position: Position, seconds: float | None) -> list[tuple[Op
     share of ``seconds`` (at least :data:`OPTION_PLAYOUTS` playouts). Playout i of every
     option sees the same deck order (common random numbers); options that draw cards play
     slower, so they get fewer playouts and wider intervals."""
+    if position.discarding:
+        return _estimate_discards(position, seconds)
     hand, deck, disc, trump, abil, pool = root_state(position)
     labelled: list[tuple[Option, tuple]] = []
     if position.waiting is not None:

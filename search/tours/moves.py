@@ -164,16 +164,13 @@ def rank_moves(
     An ability is lent by its Jack while the Jack is unused, else by a supporter: within the
     visit they are alike, but a used supporter no longer scores (§5). Politics is listed once
     per kingdom it can swap with; kingdoms whose rulers share a suit give the same chance.
-    Commerce's discards are solved exactly whatever ``time_limit``: the Monte Carlo fallback
-    does not model a pending discard. Otherwise the exact search gets half of ``time_limit``;
-    past it every option is estimated in the other half (:func:`estimate_options`), ranked by
+    The exact search gets half of ``time_limit`` (and the memory cap); past either, every
+    option, Commerce's discards too, is estimated in the other half (:func:`estimate_options`), ranked by
     its estimate (:func:`_rank_key`); the first one's estimate stands for the position's
     chance.
     """
     _check_kingdom(tour, kingdom)
     started = time.perf_counter()
-    if position.discarding:
-        time_limit = None
     solver = make_solver()
     if time_limit is not None:
         solver.deadline = started + time_limit / 2
@@ -182,7 +179,8 @@ def rank_moves(
         ranked = [(option, chance, None) for option, chance in result.options]
         chance, distribution = Chance.of(result), result.distribution
     except BudgetExceeded:
-        left = max(0.0, started + time_limit - time.perf_counter())
+        solver.reset()  # give its memory to the estimates
+        left = 1.0 if time_limit is None else max(0.0, started + time_limit - time.perf_counter())
         waiting = position.waiting
         if waiting is not None and len(position.hand.of_suit(waiting.suit) or position.hand) == 1:
             left = min(left, FORCED_SECONDS)  # one legal answer: nothing to rank
