@@ -341,8 +341,20 @@ def _estimate_discards(position: Position, seconds: float | None) -> list[tuple[
 
 def _estimate(position: Position, seconds: float | None, forced: tuple | None, least: int) -> KingdomResult:
     return estimate_kingdom(
-        position, seconds=seconds, started=time.perf_counter(), min_playouts=least, forced=forced
+        position, seconds=seconds, started=time.perf_counter(), min_playouts=least, forced=forced,
+        solver=_shared_solver(),
     )
+
+
+_SHARED: list[KingdomSolver] = []
+
+
+def _shared_solver() -> KingdomSolver:
+    """One solver per process for the estimates' exact sub-solves: its memo is a function of
+    the state alone, so estimates of related positions (discards, options) share it."""
+    if not _SHARED:
+        _SHARED.append(make_solver())
+    return _SHARED[0]
 
 
 def _cell_chance(value: KingdomResult | float) -> Chance:
