@@ -27,6 +27,7 @@ def register(app: typer.Typer) -> None:
 
 
 def coach(
+    ctx: typer.Context,
     session: Annotated[
         str, typer.Option("--session", help="Session file: created if new, resumed if it exists.")
     ] = "emissary-session.json",
@@ -57,6 +58,15 @@ def coach(
     first_edition = check_variant(variant)
     if seed is not None:
         check_seed(seed)
+    # The options that say which game it is, when typed: a resumed game must agree with them.
+    # (By the source's name: typer vendors its own click, whose ParameterSource is not click's.)
+    given = {
+        name: value
+        for name, value in (
+            ("seed", seed), ("short", short), ("published_rules", published_rules), ("variant", variant)
+        )
+        if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
+    }
     console = new_console()
     coaching.run(
         Path(session),
@@ -67,6 +77,7 @@ def coach(
         advice=advice,
         time_limit=time_limit,
         ascii=ascii,
+        given=given,
     )
 
 

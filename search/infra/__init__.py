@@ -6,6 +6,7 @@ from __future__ import annotations
 from .files import (
     CannotCreateError,
     fsync_directory,
+    leftover_temp_files,
     temp_files_of,
     write_atomically,
     write_temp,
@@ -28,6 +29,7 @@ def __getattr__(name: str):
 __all__ = [
     "CannotCreateError",
     "fsync_directory",
+    "leftover_temp_files",
     "lowbit_index",
     "mean_interval",
     "pointer",

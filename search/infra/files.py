@@ -20,10 +20,14 @@ _TEMP_RANDOM_LENGTH = 8
 
 
 def write_temp(path: Path, write: Callable[[IO[bytes]], None]) -> Path:
-    """A new temp file beside ``path`` (``.name.XXXXXXXX.tmp``), filled by ``write(stream)``,
-    fsynced and readable by all (0o644, as an ordinary file would be); removed on failure."""
+    """A new temp file beside ``path`` (``.name.PID.XXXXXXXX.tmp``: the writer's process id
+    and 8 random characters, created exclusively, so no two writers share one), filled by
+    ``write(stream)``, fsynced and readable by all (0o644, as an ordinary file would be);
+    removed on failure."""
     try:
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+        handle, temp = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX
+        )
     except OSError as error:
         raise CannotCreateError(error.errno, error.strerror, str(path.parent)) from None
     try:
@@ -74,21 +78,60 @@ def temp_files_of(path: Path) -> list[Path]:
     ``[`` matches only its own temp files; symlinks and folders are never listed.
     """
     path = Path(path)
-    prefix = f".{path.name}."
+    return [temp for temp in _temp_files(path.parent) if _temp_parts(temp.name)[0] == path.name]
+
+
+def leftover_temp_files(folder: Path, path: Path | None = None) -> list[Path]:
+    """The temp files in ``folder`` (beside ``path`` only, if given) whose writer has exited:
+    what a killed write left. A live writer's file (another process saving now) is not one."""
+    found = temp_files_of(path) if path is not None else _temp_files(Path(folder))
+    return [temp for temp in found if not _alive(_temp_parts(temp.name)[1])]
+
+
+def _temp_files(folder: Path) -> list[Path]:
     try:
-        names = os.listdir(path.parent)
+        names = os.listdir(folder)
     except OSError:
         return []
-    found = []
-    for name in names:
-        middle = name[len(prefix) : -len(TEMP_SUFFIX)]
-        if (
-            name.startswith(prefix)
-            and name.endswith(TEMP_SUFFIX)
-            and len(name) == len(prefix) + _TEMP_RANDOM_LENGTH + len(TEMP_SUFFIX)
-            and set(middle) <= _TEMP_RANDOM
-            and (path.parent / name).is_file()
-            and not (path.parent / name).is_symlink()
-        ):
-            found.append(path.parent / name)
-    return sorted(found)
+    return sorted(
+        folder / name
+        for name in names
+        if _temp_parts(name) is not None
+        and (folder / name).is_file()
+        and not (folder / name).is_symlink()
+    )
+
+
+def _temp_parts(name: str) -> tuple[str, int] | None:
+    """(target name, writer's pid) of a :func:`write_temp` name, else None."""
+    if not (name.startswith(".") and name.endswith(TEMP_SUFFIX)):
+        return None
+    parts = name[1 : -len(TEMP_SUFFIX)].rsplit(".", 2)
+    if len(parts) != 3:
+        return None
+    target, pid, random = parts
+    if not (
+        target
+        and pid.isascii()
+        and pid.isdigit()
+        and len(pid) <= 10
+        and len(random) == _TEMP_RANDOM_LENGTH
+        and set(random) <= _TEMP_RANDOM
+    ):
+        return None
+    return target, int(pid)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (or may: one we may not signal counts as running)."""
+    if pid == os.getpid():
+        return True
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: someone else's process
+        return True
+    return True

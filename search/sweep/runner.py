@@ -60,7 +60,7 @@ from typing import IO
 import numpy as np
 
 from ..game import FULL_MASK
-from ..infra import CannotCreateError, process_pool
+from ..infra import CannotCreateError, leftover_temp_files, process_pool
 from ..infra import write_atomically as write_whole_file
 from ..visit import TimeLimitExceeded, make_solver
 from .handclasses import HAND_SIZE, canonical_hands, random_hand, role_preserving_permutations
@@ -406,8 +406,8 @@ def prepare_directory(out: Path, spec: SweepSpec, plan: Plan, resume: bool) -> s
         if any(out.glob("chunk-*.npz")):
             raise SweepError(f"{out} holds chunk files but no {MANIFEST}: choose another --out")
         write_json(path, manifest)
-    for leftover in out.glob("*.tmp"):  # a write cut short by a kill
-        leftover.unlink()
+    for leftover in leftover_temp_files(out):  # a write cut short by a kill; ours by exact name
+        leftover.unlink(missing_ok=True)
     return {k for k in range(plan.chunk_count) if _chunk_is_whole(out, plan, k)}
 
 

@@ -1,0 +1,87 @@
+"""Robust at the table (issue 15): the coach's session file, resumed, linked and left over."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from advisor.session import Session, load, save
+from search.game import TourConfig
+
+from .test_cli import assert_one_line_error, run_in_process
+
+
+def _coach_process(folder: Path, args: list[str]) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "advisor", "coach", "--no-advice", "--ascii", *args]
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        command, cwd=folder, stdin=subprocess.DEVNULL, capture_output=True, env=env,
+        timeout=120, check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--seed", "4"], "--seed 4, but it holds seed 3"),
+        (["--short"], "--short, but it holds a full tour"),
+        (["--variant", "first-edition"], "--variant first-edition, but it holds standard rules"),
+        (["--published-rules"], "--published-rules, but it holds the rules as ruled"),
+        (["--seed", "3", "--short"], "--short"),
+    ],
+)
+def test_resuming_with_options_that_contradict_the_saved_game_is_refused(
+    monkeypatch, capsys, tmp_path, options: list[str], said: str
+) -> None:
+    """coach: resuming a seed-3 full standard tour with another seed, --short, another
+    variant or --published-rules says so in one line (exit 2) and leaves the file as it was."""
+    path = tmp_path / "game.json"
+    save(Session.new(mode="seeded", seed=3), path)
+    before = path.read_bytes()
+    code, out, err = run_in_process(monkeypatch, capsys, ["coach", "--session", str(path), *options])
+    assert_one_line_error(code, out, err)
+    assert code == 2 and said in err and str(path) in err
+    assert path.read_bytes() == before
+
+
+def test_resuming_a_game_of_real_cards_with_a_seed_is_refused(monkeypatch, capsys, tmp_path) -> None:
+    """coach: --seed against a session of physical cards is a contradiction."""
+    path = tmp_path / "game.json"
+    rulers = ("KC", "QH", "KS", "QD", "KH", "QC", "KD", "QS")
+    save(Session.new(TourConfig(), "physical", None, rulers), path)
+    code, out, err = run_in_process(monkeypatch, capsys, ["coach", "--session", str(path), "--seed", "3"])
+    assert_one_line_error(code, out, err)
+    assert code == 2 and "real cards" in err
+
+
+@pytest.mark.parametrize(
+    "options", [[], ["--seed", "3"], ["--variant", "standard", "--seed", "3"]], ids=str
+)
+def test_resuming_with_the_saved_options_or_none_goes_on(tmp_path, options: list[str]) -> None:
+    """coach: options equal to the saved ones, or none, resume the game."""
+    save(Session.new(TourConfig(short=True), mode="seeded", seed=3), tmp_path / "game.json")
+    if options:
+        options = [*options, "--short"]
+    done = _coach_process(tmp_path, ["--session", "game.json", *options])
+    assert done.returncode == 0, done.stderr.decode()
+    assert "Resuming game.json" in done.stdout.decode()
+    assert load(tmp_path / "game.json").events, "the resumed game went on"
+
+
+def test_a_dangling_symlink_as_the_session_is_refused_and_kept(
+    monkeypatch, capsys, tmp_path
+) -> None:
+    """coach: a --session symlink to nothing is one line (exit 1); the link is not replaced."""
+    link = tmp_path / "game.json"
+    link.symlink_to(tmp_path / "nowhere" / "x.json")
+    code, out, err = run_in_process(
+        monkeypatch, capsys, ["coach", "--session", str(link), "--seed", "3", "--no-advice"]
+    )
+    assert_one_line_error(code, out, err)
+    assert code == 1 and "symlink" in err and "does not exist" in err
+    assert link.is_symlink() and os.readlink(link) == str(tmp_path / "nowhere" / "x.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
