@@ -60,9 +60,15 @@ from search.game import (
     start_visit,
     turn_down_choices,
 )
-from search.infra import fsync_directory, leftover_temp_files, write_atomically, write_temp
+from search.infra import (
+    UnreadableFileError,
+    fsync_directory,
+    leftover_temp_files,
+    read_json,
+    write_atomically,
+    write_temp,
+)
 
-from .jsonfile import UnreadableFileError, read_json
 from .notation import NotationError, card_str, parse_card, parse_ruler, parse_suit, ruler_str
 
 FORMAT = "emissary-coach"
@@ -573,7 +579,7 @@ def load(path: str | os.PathLike) -> Session:
 
     Only a regular UTF-8 file of at most ``MAX_FILE_BYTES`` holding plain JSON (no NaN or
     Infinity, nested at most ``MAX_DEPTH`` deep) gets as far as the replay
-    (:func:`advisor.jsonfile.read_json`).
+    (:func:`search.infra.read_json`).
     """
     try:
         data = read_json(path, "session file", MAX_FILE_BYTES, MAX_DEPTH)

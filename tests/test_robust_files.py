@@ -85,3 +85,56 @@ def test_a_dangling_symlink_as_the_session_is_refused_and_kept(
     assert code == 1 and "symlink" in err and "does not exist" in err
     assert link.is_symlink() and os.readlink(link) == str(tmp_path / "nowhere" / "x.json")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+# --- sweep summaries: no NaN or Infinity reaches a table --------------------------------
+
+SUMMARY_EXAMPLE = Path(__file__).resolve().parent.parent / "sweeps" / "c-1000-summary.json"
+
+
+def _summary_with(change) -> str:
+    import json
+
+    data = json.loads(SUMMARY_EXAMPLE.read_text())
+    change(data["results"][0])
+    return json.dumps(data)  # writes NaN and Infinity as Python's json does
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda e: e.update(mean_ci95=[float("nan"), float("nan")]),
+        lambda e: e.update(share_zero_ci95=[float("nan"), 0.5]),
+        lambda e: e.update(share_one_ci95=[0.0, float("inf")]),
+        lambda e: e.update(mean=float("nan")),
+        lambda e: e.update(capped_share=float("-inf")),
+        lambda e: e.update(mean_ci95=None),
+        lambda e: e.update(mean_ci95=[0.6, 0.4]),
+        lambda e: e.update(mean_ci95=[None, 0.4]),
+    ],
+    ids=["ci NaN", "ci one NaN", "ci Infinity", "mean NaN", "capped -Infinity", "ci null",
+         "ci reversed", "ci one null"],
+)
+def test_sweep_report_refuses_a_summary_with_nan_or_infinity(
+    monkeypatch, capsys, tmp_path, change
+) -> None:
+    """sweep-report: NaN, Infinity or a broken interval in a summary is one line naming the
+    file (exit 1); 'nan' is never printed as a figure."""
+    (tmp_path / "summary.json").write_text(_summary_with(change))
+    code, out, err = run_in_process(monkeypatch, capsys, ["sweep-report", str(tmp_path)])
+    assert_one_line_error(code, out, err)
+    assert code == 1 and "summary.json" in err
+    assert "nan" not in out.lower()
+
+
+def test_session_and_sweep_files_share_one_bounded_reader(tmp_path) -> None:
+    """The session loader and the sweep summary reader both go through search.infra.read_json."""
+    from advisor.session import SessionError, load
+    from search.sweep import SweepError, read_summary
+
+    (tmp_path / "summary.json").write_bytes(b"[" * 50 + b"]" * 50)
+    with pytest.raises(SweepError, match="nested too deeply"):
+        read_summary(tmp_path)
+    (tmp_path / "game.json").write_bytes(b'{"seed": NaN}')
+    with pytest.raises(SessionError, match="NaN"):
+        load(tmp_path / "game.json")

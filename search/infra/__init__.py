@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from .files import (
     CannotCreateError,
+    UnreadableFileError,
     fsync_directory,
     leftover_temp_files,
+    read_json,
     temp_files_of,
     write_atomically,
     write_temp,
@@ -28,6 +30,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "CannotCreateError",
+    "UnreadableFileError",
     "fsync_directory",
     "leftover_temp_files",
     "lowbit_index",
@@ -35,6 +38,7 @@ __all__ = [
     "pointer",
     "popcount",
     "process_pool",
+    "read_json",
     "temp_files_of",
     "wilson_interval",
     "write_atomically",
