@@ -13,6 +13,7 @@ from .files import (
     write_atomically,
     write_temp,
 )
+from .jitcache import ensure_jit_cache
 from .stats import mean_interval, wilson_interval
 from .workers import process_pool
 
@@ -31,6 +32,7 @@ def __getattr__(name: str):
 __all__ = [
     "CannotCreateError",
     "UnreadableFileError",
+    "ensure_jit_cache",
     "fsync_directory",
     "leftover_temp_files",
     "lowbit_index",
