@@ -10,9 +10,11 @@ from search.game import TourConfig
 
 from .options import (
     AsciiOption,
+    Interrupted,
     PublishedOption,
     ShortOption,
     VariantOption,
+    caused_by_interrupt,
     check_seconds,
     check_seed,
     check_variant,
@@ -68,16 +70,32 @@ def coach(
         if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
     }
     console = new_console()
-    coaching.run(
-        Path(session),
-        seed,
-        TourConfig(short=short, published_rules=published_rules, first_edition=first_edition),
-        console,
-        console.input,
-        advice=advice,
-        time_limit=time_limit,
-        ascii=ascii,
-        given=given,
+    try:
+        coaching.run(
+            Path(session),
+            seed,
+            TourConfig(short=short, published_rules=published_rules, first_edition=first_edition),
+            console,
+            console.input,
+            advice=advice,
+            time_limit=time_limit,
+            ascii=ascii,
+            given=given,
+        )
+    except Exception as error:
+        if not caused_by_interrupt(error):  # Ctrl-C inside compiled code: a SystemError
+            raise
+        raise _interrupted(session) from None
+    except KeyboardInterrupt:
+        raise _interrupted(session) from None
+
+
+def _interrupted(session: str) -> Interrupted:
+    import shlex
+
+    return Interrupted(
+        f"interrupted: every step so far is saved in {session}; resume with: "
+        f"emissary coach --session {shlex.quote(session)}"
     )
 
 

@@ -77,6 +77,23 @@ TimeLimitOption = Annotated[
 ]
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped a command; the message says what was saved (exit 130, one line).
+
+    Not a ``KeyboardInterrupt``: typer turns those into a bare exit code, message lost."""
+
+
+def caused_by_interrupt(error: BaseException | None) -> bool:
+    """Whether ``error`` is, or was raised while handling, a Ctrl-C (``KeyboardInterrupt``)."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def check_seed(seed: int) -> None:
     """Refuse a negative seed."""
     if seed < 0:

@@ -512,8 +512,10 @@ def open_executor(workers: int, scheduler: str | None = None) -> Iterator[tuple[
         pool = process_pool(workers, "spawn")
         try:
             yield pool, 2 * workers
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        except BaseException:  # Ctrl-C among them: the workers stop now, not after their chunks
+            pool.stop()
+            raise
+        pool.shutdown(wait=True, cancel_futures=True)
         return
     try:
         from distributed import Client

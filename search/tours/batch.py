@@ -30,6 +30,15 @@ class BatchError(ValueError):
     """A checkpoint that cannot be used for this batch; the message is one line."""
 
 
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a batch: ``saved`` of its ``total`` tours are in the checkpoint (none
+    without one)."""
+
+    def __init__(self, saved: int, total: int) -> None:
+        super().__init__(saved, total)
+        self.saved, self.total = saved, total
+
+
 def play_chunk(policy: str, config: TourConfig, seed: int, start: int, stop: int) -> list[int]:
     """Scores of tours ``start .. stop - 1`` of the batch ``seed`` played by ``policy``."""
     player = make_policy(policy, config.first_edition)
@@ -77,20 +86,24 @@ def run_batch(
     def record(chunk: tuple, scores: list[int]) -> None:
         nonlocal finished
         done[_key(*chunk)] = scores
-        finished += len(scores)
         if checkpoint:
             _save(checkpoint, params, done)
+        finished += len(scores)  # after the save: what an interrupt reports as saved
         if progress:
             progress(finished, total)
 
-    if workers <= 1 or len(todo) <= 1:
-        for chunk in todo:
-            record(chunk, play_chunk(chunk[0], config, seed, chunk[1], chunk[2]))
-    else:
-        with process_pool(workers) as pool:
-            futures = {pool.submit(play_chunk, name, config, seed, a, b): (name, a, b) for name, a, b in todo}
-            for future in as_completed(futures):
-                record(futures[future], future.result())
+    try:
+        if workers <= 1 or len(todo) <= 1:
+            for chunk in todo:
+                record(chunk, play_chunk(chunk[0], config, seed, chunk[1], chunk[2]))
+        else:
+            with process_pool(workers) as pool:  # left by Ctrl-C, it kills its workers at once
+                futures = {pool.submit(play_chunk, name, config, seed, a, b): (name, a, b)
+                           for name, a, b in todo}
+                for future in as_completed(futures):
+                    record(futures[future], future.result())
+    except KeyboardInterrupt:
+        raise BatchInterrupted(finished if checkpoint else 0, total) from None
     results = []
     for name in policies:
         counts = [0] * (config.perfect_score + 1)
