@@ -138,3 +138,42 @@ def test_session_and_sweep_files_share_one_bounded_reader(tmp_path) -> None:
     (tmp_path / "game.json").write_bytes(b'{"seed": NaN}')
     with pytest.raises(SessionError, match="NaN"):
         load(tmp_path / "game.json")
+
+
+# --- the issue's remaining tracebacks ----------------------------------------------------
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "folder"])
+def test_coach_on_a_device_or_a_folder_is_one_line(monkeypatch, capsys, tmp_path, special) -> None:
+    """coach --session /dev/zero (or a folder): one line, exit 1, nothing written."""
+    path = Path("/dev/zero") if special == "/dev/zero" else tmp_path
+    if not path.exists():
+        pytest.skip("needs /dev/zero")
+    code, out, err = run_in_process(
+        monkeypatch, capsys, ["coach", "--session", str(path), "--seed", "3", "--no-advice"]
+    )
+    assert_one_line_error(code, out, err)
+    assert code == 1 and str(path) in err
+    if special == "folder":
+        assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"{}", b'{"parameters": {}}', b'{"results": [1]}'],
+    ids=["empty", "no fields", "parameters empty", "results of numbers"],
+)
+def test_sweep_report_with_plots_of_a_broken_summary_is_one_line(
+    monkeypatch, capsys, tmp_path, content: bytes
+) -> None:
+    """sweep-report DIR --plots out: a broken summary is one line (exit 1), no plot written."""
+    sweep = tmp_path / "sweep"
+    sweep.mkdir()
+    (sweep / "summary.json").write_bytes(content)
+    plots = tmp_path / "plots"
+    code, out, err = run_in_process(
+        monkeypatch, capsys, ["sweep-report", str(sweep), "--plots", str(plots)]
+    )
+    assert_one_line_error(code, out, err)
+    assert code == 1 and "summary.json" in err
+    assert not plots.exists() or list(plots.iterdir()) == []
