@@ -177,3 +177,52 @@ def test_sweep_report_with_plots_of_a_broken_summary_is_one_line(
     assert_one_line_error(code, out, err)
     assert code == 1 and "summary.json" in err
     assert not plots.exists() or list(plots.iterdir()) == []
+
+
+# --- simulate checkpoints ------------------------------------------------------------------
+
+
+def _checkpoint_corruptions(good: str) -> dict[str, bytes]:
+    import json
+
+    data = json.loads(good)
+    key = next(iter(data["chunks"]))
+
+    def changed(change) -> bytes:
+        copy = json.loads(good)
+        change(copy)
+        return json.dumps(copy).encode()
+
+    return {
+        "empty": b"",
+        "truncated": good[: len(good) // 2].encode(),
+        "NaN score": changed(lambda d: d["chunks"].update({key: [float("nan")] * 25})),
+        "score 99": changed(lambda d: d["chunks"].update({key: [99] * 25})),
+        "score a string": changed(lambda d: d["chunks"].update({key: ["3"] * 25})),
+        "too few scores": changed(lambda d: d["chunks"].update({key: [3]})),
+        "unknown policy": changed(lambda d: d.update(chunks={"nobody:0-25": [3] * 25})),
+        "key garbled": changed(lambda d: d.update(chunks={"greedy:x-y": [3] * 25})),
+        "past the batch": changed(lambda d: d.update(chunks={"greedy:50-75": [3] * 25})),
+        "deep nesting": b"[" * 100_000,
+    }
+
+
+@pytest.mark.parametrize("case", [
+    "empty", "truncated", "NaN score", "score 99", "score a string", "too few scores",
+    "unknown policy", "key garbled", "past the batch", "deep nesting"])
+def test_a_damaged_checkpoint_is_refused_in_one_line_and_kept(
+    monkeypatch, capsys, tmp_path, case: str
+) -> None:
+    """simulate --resume: a damaged checkpoint is one line naming it, exit 2, left unchanged
+    (never an IndexError from a score out of range)."""
+    checkpoint = tmp_path / "batch.json"
+    args = ["simulate", "--tours", "50", "--seed", "3", "--policy", "greedy",
+            "--checkpoint", str(checkpoint), "--json"]
+    code, _out, err = run_in_process(monkeypatch, capsys, args)
+    assert code == 0, err
+    content = _checkpoint_corruptions(checkpoint.read_text())[case]
+    checkpoint.write_bytes(content)
+    code, out, err = run_in_process(monkeypatch, capsys, [*args, "--resume"])
+    assert_one_line_error(code, out, err)
+    assert code == 2 and str(checkpoint) in err
+    assert checkpoint.read_bytes() == content

@@ -16,7 +16,7 @@ from concurrent.futures import as_completed
 from pathlib import Path
 
 from ..game import Deal, Stream, TourConfig, derive_seed
-from ..infra import process_pool, write_atomically
+from ..infra import UnreadableFileError, process_pool, read_json, write_atomically
 from .registry import make_policy
 from .simulate import SimulationResult, play_tour
 
@@ -24,6 +24,7 @@ CHUNK_TOURS = 25
 """Tours a chunk plays: the unit of work, of progress and of the checkpoint."""
 
 FORMAT = "emissary-simulation"
+MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024  # ten million tours take about 30 MB
 
 
 class BatchError(ValueError):
@@ -122,17 +123,34 @@ def _load(path: Path, params: dict) -> dict[str, list[int]]:
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BatchError(f"{path}: not a readable checkpoint ({error.__class__.__name__})") from None
+        data = read_json(path, "checkpoint", MAX_CHECKPOINT_BYTES, 4)
+    except UnreadableFileError as error:  # not a regular file, too large, not plain JSON
+        raise BatchError(str(error)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BatchError(f"{path}: not an {FORMAT} checkpoint")
     if data.get("params") != params:
         raise BatchError(f"{path}: saved for another batch ({_differences(data.get('params'), params)})")
     chunks = data.get("chunks")
-    if not isinstance(chunks, dict) or not all(isinstance(v, list) for v in chunks.values()):
+    if not isinstance(chunks, dict) or not all(
+        _whole_chunk(key, scores, params) for key, scores in chunks.items()
+    ):
         raise BatchError(f"{path}: its chunks are damaged")
     return chunks
+
+
+def _whole_chunk(key: str, scores, params: dict) -> bool:
+    """A chunk as :func:`run_batch` saves it: ``policy:start-stop`` and a score a tour."""
+    policy, _, span = key.rpartition(":")
+    start, _, stop = span.partition("-")
+    if policy not in params["policies"] or not (start.isdigit() and stop.isdigit()):
+        return False
+    perfect = TourConfig(short=params["short"], first_edition=params["first_edition"]).perfect_score
+    return (
+        isinstance(scores, list)
+        and len(scores) == int(stop) - int(start) > 0
+        and int(stop) <= params["tours"]
+        and all(type(score) is int and 0 <= score <= perfect for score in scores)
+    )
 
 
 def _differences(saved, wanted: dict) -> str:
