@@ -96,7 +96,12 @@ def _summary_with(change) -> str:
     import json
 
     data = json.loads(SUMMARY_EXAMPLE.read_text())
-    change(data["results"][0])
+    if change == "no seed":  # found by the slow fuzz: a KeyError in sweep_tables
+        del data["parameters"]["seed"]
+    elif change == "seed null":
+        data["parameters"]["seed"] = None
+    else:
+        change(data["results"][0])
     return json.dumps(data)  # writes NaN and Infinity as Python's json does
 
 
@@ -111,9 +116,11 @@ def _summary_with(change) -> str:
         lambda e: e.update(mean_ci95=None),
         lambda e: e.update(mean_ci95=[0.6, 0.4]),
         lambda e: e.update(mean_ci95=[None, 0.4]),
+        "no seed",
+        "seed null",
     ],
     ids=["ci NaN", "ci one NaN", "ci Infinity", "mean NaN", "capped -Infinity", "ci null",
-         "ci reversed", "ci one null"],
+         "ci reversed", "ci one null", "sample without a seed", "sample of seed null"],
 )
 def test_sweep_report_refuses_a_summary_with_nan_or_infinity(
     monkeypatch, capsys, tmp_path, change

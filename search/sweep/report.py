@@ -64,11 +64,13 @@ def check_summary(summary) -> str | None:
         return f"parameters.abilities is {_brief(abilities)}"
     if not isinstance(parameters.get("short"), bool):
         return f"parameters.short is {_brief(parameters.get('short'))}, not true or false"
-    seed = parameters.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        return f"parameters.seed is {_brief(seed)}"
     if summary.get("mode") not in ("sample", "all hands"):
         return f"mode is {_brief(summary.get('mode'))}, not 'sample' or 'all hands'"
+    seed = parameters.get("seed")
+    if (seed is not None or summary["mode"] == "sample") and (
+        not isinstance(seed, int) or isinstance(seed, bool)
+    ):  # a sample names its seed
+        return f"parameters.seed is {_brief(seed)}"
     hands = summary.get("hands_per_trump")
     if not isinstance(hands, int) or isinstance(hands, bool) or hands < 0:
         return f"hands_per_trump is {_brief(hands)}"
