@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from search.game import CardSet, TourState
+from search.game import TourState
 from search.tours import (
     COLUMNS,
     MoveAdvice,
@@ -19,7 +19,7 @@ from search.tours import (
 from search.visit import Abilities
 
 from . import tables
-from .notation import parse_card, parse_cards, parse_suits
+from .notation import parse_card, parse_suits
 from .options import (
     AsciiOption,
     JacksDownOption,
@@ -264,7 +264,7 @@ def move(
         raise typer.BadParameter(
             f"{kingdom} is not a kingdom: use 1..{tour.config.kingdoms}", param_hint="--kingdom"
         )
-    cards = CardSet(parse_cards(hand))
+    cards = visit_hand(hand, commerce, "--hand")
     waiting = parse_card(ruler_card) if ruler_card is not None else None
     if commerce and waiting is not None:
         raise typer.BadParameter(

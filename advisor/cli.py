@@ -18,6 +18,7 @@ from typing import Annotated
 import typer
 
 from . import advise_cli, analyse_cli, coach_cli, odds_cli, sweep_cli, tour_cli
+from .options import Interrupted, caused_by_interrupt
 
 app = typer.Typer(
     name="emissary",
@@ -74,6 +75,8 @@ def main() -> None:
         _quiet_exit(_BROKEN_PIPE)
     except KeyboardInterrupt:
         _fail("interrupted", _INTERRUPTED, prefix="emissary: ")
+    except Interrupted as error:  # a command says what it saved: "interrupted: ..."
+        _fail(str(error), _INTERRUPTED, prefix="emissary: ")
     except ValueError as error:  # our own checks: notation, rules, options, files
         _fail(str(error), 1)
     except typer.Abort as error:
@@ -83,6 +86,8 @@ def main() -> None:
     except OSError as error:  # a missing folder, a full disk, a file we may not read
         _fail(_os_message(error), 1)
     except Exception as error:
+        if caused_by_interrupt(error):  # Ctrl-C inside compiled code surfaces as SystemError
+            _fail("interrupted", _INTERRUPTED, prefix="emissary: ")
         if hasattr(error, "format_message") and hasattr(error, "exit_code"):
             message = error.format_message()
             if not message:  # no arguments: typer has printed the help

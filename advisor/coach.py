@@ -13,10 +13,12 @@ the suggested answer shown in brackets.
 from __future__ import annotations
 
 import math
+import os
 import shlex
 from collections.abc import Callable
 from pathlib import Path
 
+import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -57,6 +59,7 @@ from .notation import (
 )
 from .session import (
     Session,
+    SessionError,
     create,
     encode_action,
     load,
@@ -89,8 +92,10 @@ class Coach:
         advice: bool = True,
         time_limit: float = 5.0,
         ascii: bool = False,
+        given: dict | None = None,
     ) -> None:
         self.path = path
+        self.given = given or {}
         self.console = console
         self.read = read
         self.advice = advice
@@ -103,8 +108,21 @@ class Coach:
     def open(self, seed: int | None, config: TourConfig) -> Session:
         """Resume the session file if it exists, else start one (seeded or physical)."""
         remove_leftovers(self.path)
+        if self.path.is_symlink() and not self.path.exists():
+            target = os.readlink(self.path)
+            raise SessionError(
+                f"{self.path}: a symlink to {quote(target)}, which does not exist; "
+                "give the file itself, or remove the link"
+            )
         if self.path.exists():
             session = load(self.path)
+            conflicts = resume_conflicts(session, self.given)
+            if conflicts:
+                raise typer.BadParameter(
+                    f"{self.path} holds a game saved with other options: {'; '.join(conflicts)}. "
+                    "Resume without them, or choose another --session",
+                    param_hint="--session",
+                )
             self.say(f"Resuming {escape(str(self.path))} at step {len(session.events) + 1}.")
             return session
         if seed is not None:
@@ -462,6 +480,31 @@ def _played_text(action: dict) -> str:
     return text
 
 
+def resume_conflicts(session: Session, given: dict) -> list[str]:
+    """What the options ``given`` on the command line (``seed``, ``short``,
+    ``published_rules``, ``variant``) say against the saved ``session``; [] if nothing."""
+    config = session.config
+    saved = {
+        "seed": session.seed if session.mode == "seeded" else None,
+        "short": config.short,
+        "published_rules": config.published_rules,
+        "variant": "first-edition" if config.first_edition else "standard",
+    }
+    said = {
+        "seed": lambda v: "real cards, no seed" if v is None else f"seed {v}",
+        "short": lambda v: "a short tour" if v else "a full tour",
+        "published_rules": lambda v: "the published rules" if v else "the rules as ruled (R4)",
+        "variant": lambda v: f"{v} rules",
+    }
+    conflicts = []
+    for name, value in given.items():
+        if name in saved and value != saved[name]:
+            option = f"--{name.replace('_', '-')}"
+            shown = option if isinstance(value, bool) else f"{option} {value}"
+            conflicts.append(f"{shown}, but it holds {said[name](saved[name])}")
+    return conflicts
+
+
 def run(
     path: Path,
     seed: int | None,
@@ -471,10 +514,12 @@ def run(
     advice: bool = True,
     time_limit: float = 5.0,
     ascii: bool = False,
+    given: dict | None = None,
 ) -> Session | None:
     """Open (or resume) the session at ``path`` and coach until the end or ``quit``; None if
-    the player quits before the tour is set up."""
-    coach = Coach(path, console, read, advice, time_limit, ascii)
+    the player quits before the tour is set up. ``given``: the options typed for the game
+    (see :func:`resume_conflicts`); a saved game they contradict is refused."""
+    coach = Coach(path, console, read, advice, time_limit, ascii, given)
     try:
         session = coach.open(seed, config)
     except Quit:

@@ -10,9 +10,11 @@ from search.game import TourConfig
 
 from .options import (
     AsciiOption,
+    Interrupted,
     PublishedOption,
     ShortOption,
     VariantOption,
+    caused_by_interrupt,
     check_seconds,
     check_seed,
     check_variant,
@@ -27,6 +29,7 @@ def register(app: typer.Typer) -> None:
 
 
 def coach(
+    ctx: typer.Context,
     session: Annotated[
         str, typer.Option("--session", help="Session file: created if new, resumed if it exists.")
     ] = "emissary-session.json",
@@ -57,16 +60,42 @@ def coach(
     first_edition = check_variant(variant)
     if seed is not None:
         check_seed(seed)
+    # The options that say which game it is, when typed: a resumed game must agree with them.
+    # (By the source's name: typer vendors its own click, whose ParameterSource is not click's.)
+    given = {
+        name: value
+        for name, value in (
+            ("seed", seed), ("short", short), ("published_rules", published_rules), ("variant", variant)
+        )
+        if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
+    }
     console = new_console()
-    coaching.run(
-        Path(session),
-        seed,
-        TourConfig(short=short, published_rules=published_rules, first_edition=first_edition),
-        console,
-        console.input,
-        advice=advice,
-        time_limit=time_limit,
-        ascii=ascii,
+    try:
+        coaching.run(
+            Path(session),
+            seed,
+            TourConfig(short=short, published_rules=published_rules, first_edition=first_edition),
+            console,
+            console.input,
+            advice=advice,
+            time_limit=time_limit,
+            ascii=ascii,
+            given=given,
+        )
+    except Exception as error:
+        if not caused_by_interrupt(error):  # Ctrl-C inside compiled code: a SystemError
+            raise
+        raise _interrupted(session) from None
+    except KeyboardInterrupt:
+        raise _interrupted(session) from None
+
+
+def _interrupted(session: str) -> Interrupted:
+    import shlex
+
+    return Interrupted(
+        f"interrupted: every step so far is saved in {session}; resume with: "
+        f"emissary coach --session {shlex.quote(session)}"
     )
 
 

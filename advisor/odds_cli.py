@@ -89,17 +89,31 @@ def odds(
     new_console().print(tables.odds_view(position, result, ascii))
 
 
+MAX_PAYOFF = 1e6  # a tour scores at most 16 points; far beyond that the sums lose their digits
+
+
+def parse_payoffs(text: str) -> tuple[float, float, float]:
+    """(success, failure, cost) from ``12.4,7,1``: three finite numbers of sensible size."""
+    try:
+        values = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) != 3:
+        raise typer.BadParameter("give three numbers: success,failure,cost, e.g. 12.4,7,1",
+                                 param_hint="--payoffs")
+    if not all(abs(value) <= MAX_PAYOFF for value in values):  # also refuses nan and inf
+        raise typer.BadParameter(f"each payoff is a number from {-MAX_PAYOFF:,.0f} to {MAX_PAYOFF:,.0f}, "
+                                 "not nan or inf", param_hint="--payoffs")
+    return values
+
+
 def _payoff_odds(cards, trump, target, abilities, supporters, pool, payoffs, time_limit, as_json) -> None:
     """odds --payoffs: the expected payoff of best play, each option's, and the best."""
     import time
 
     from search.visit import BudgetExceeded, Payoffs, PayoffSolver
 
-    try:
-        success, failure, cost = (float(part) for part in payoffs.split(","))
-    except ValueError:
-        raise typer.BadParameter("give three numbers: success,failure,cost, e.g. 12.4,7,1",
-                                 param_hint="--payoffs") from None
+    success, failure, cost = parse_payoffs(payoffs)
     jacks, backers = parse_suits(abilities), parse_suits(supporters)
     counts = Abilities.of(jacks, backers, parse_suits(pool))
     backer_counts = tuple(sum(1 for s in backers if int(s) == i) for i in range(4))

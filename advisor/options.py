@@ -77,6 +77,23 @@ TimeLimitOption = Annotated[
 ]
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped a command; the message says what was saved (exit 130, one line).
+
+    Not a ``KeyboardInterrupt``: typer turns those into a bare exit code, message lost."""
+
+
+def caused_by_interrupt(error: BaseException | None) -> bool:
+    """Whether ``error`` is, or was raised while handling, a Ctrl-C (``KeyboardInterrupt``)."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def check_seed(seed: int) -> None:
     """Refuse a negative seed."""
     if seed < 0:
@@ -89,10 +106,16 @@ def check_workers(workers: int | None) -> None:
         raise typer.BadParameter("give at least 1 worker", param_hint="--workers")
 
 
+MAX_SECONDS = 7 * 24 * 3600.0  # a week: longer is a typo, and inf or 1e400 would never end
+
+
 def check_seconds(seconds: float | None, option: str) -> None:
-    """Refuse a time that is not a positive number of seconds."""
-    if seconds is not None and not seconds > 0:
-        raise typer.BadParameter("give a positive number of seconds", param_hint=option)
+    """Refuse a time that is not a finite positive number of seconds (inf, nan, 1e400, 0)."""
+    if seconds is not None and not 0 < seconds <= MAX_SECONDS:
+        raise typer.BadParameter(
+            f"give a positive number of seconds, at most {MAX_SECONDS:,.0f} (a week)",
+            param_hint=option,
+        )
 
 
 def new_console() -> Console:
@@ -172,13 +195,18 @@ def tour_state(
     )
 
 
-def visit_hand(text: str) -> CardSet:
-    """The cards of a visit's start: 8, or fewer for a what-if."""
+HAND_LIMIT = 8  # cards a hand holds, but for the 2 Commerce draws before its discard
+
+
+def visit_hand(text: str, commerce: bool = False, option: str = "HAND") -> CardSet:
+    """The cards in hand: at most 8 (fewer mid-visit or for a what-if), or 10 while
+    Commerce's discard waits (``commerce``)."""
     cards = CardSet(parse_cards(text))
-    if len(cards) > 8:
+    most = HAND_LIMIT + 2 if commerce else HAND_LIMIT
+    if len(cards) > most:
+        why = " while Commerce discards (8 and the 2 drawn)" if commerce else ""
         raise typer.BadParameter(
-            f"a hand holds at most 8 cards at the start of a visit, got {len(cards)}",
-            param_hint="HAND",
+            f"a hand holds at most {most} cards{why}, got {len(cards)}", param_hint=option
         )
     return cards
 

@@ -60,9 +60,15 @@ from search.game import (
     start_visit,
     turn_down_choices,
 )
-from search.infra import fsync_directory, temp_files_of, write_atomically, write_temp
+from search.infra import (
+    UnreadableFileError,
+    fsync_directory,
+    leftover_temp_files,
+    read_json,
+    write_atomically,
+    write_temp,
+)
 
-from .jsonfile import UnreadableFileError, read_json
 from .notation import NotationError, card_str, parse_card, parse_ruler, parse_suit, ruler_str
 
 FORMAT = "emissary-coach"
@@ -557,10 +563,12 @@ def remove_leftovers(path: str | os.PathLike) -> int:
     The session file itself is never touched: a save replaces it only once its temp file is
     complete, so a leftover temp file holds nothing the session needs.
     """
-    # Exact names only (``.name.XXXXXXXX.tmp``), never a glob: a session called ``*`` or
-    # ``a[xy].json`` must not reach other files. A symlinked session saves beside its target.
+    # Exact names only (``.name.PID.XXXXXXXX.tmp``), never a glob: a session called ``*`` or
+    # ``a[xy].json`` must not reach other files; and only those of a writer that has exited,
+    # never a save under way in another process. A symlinked session saves beside its target.
+    real = Path(os.path.realpath(path))
     removed = 0
-    for leftover in temp_files_of(Path(os.path.realpath(path))):
+    for leftover in leftover_temp_files(real.parent, real):
         leftover.unlink(missing_ok=True)
         removed += 1
     return removed
@@ -571,7 +579,7 @@ def load(path: str | os.PathLike) -> Session:
 
     Only a regular UTF-8 file of at most ``MAX_FILE_BYTES`` holding plain JSON (no NaN or
     Infinity, nested at most ``MAX_DEPTH`` deep) gets as far as the replay
-    (:func:`advisor.jsonfile.read_json`).
+    (:func:`search.infra.read_json`).
     """
     try:
         data = read_json(path, "session file", MAX_FILE_BYTES, MAX_DEPTH)

@@ -21,7 +21,7 @@ from search.sweep import (
 )
 
 from .notation import parse_suits, quote
-from .options import check_seconds, check_seed, check_workers
+from .options import Interrupted, check_seconds, check_seed, check_workers
 from .sweep_tables import comparison_view, summary_view, sweep_progress
 
 
@@ -101,7 +101,7 @@ def sweep(
             run = run_sweep(spec, out, executor, slots, resume=resume, progress=tick)
     except KeyboardInterrupt:
         done, planned = chunk_counts(out)
-        raise SweepError(
+        raise Interrupted(
             f"interrupted: {done} of {planned} chunks are saved in {out}; continue with --resume"
         ) from None
     console = Console(highlight=False)

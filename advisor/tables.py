@@ -87,8 +87,9 @@ def comparison_view(results: list[SimulationResult]) -> Group:
 
 @contextmanager
 def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar on stderr; yields a callback taking the count done so far."""
-    if not enabled:
+    """A rich progress bar on stderr, if a terminal; yields a callback taking the count done."""
+    console = Console(stderr=True)
+    if not enabled or not console.is_terminal:  # piped: not even the blank line it leaves
         yield lambda done: None
         return
     columns = (
@@ -97,18 +98,19 @@ def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Calla
         MofNCompleteColumn(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, transient=True, console=Console(stderr=True)) as progress:
+    with Progress(*columns, transient=True, console=console) as progress:
         task = progress.add_task(label, total=total)
         yield lambda done: progress.update(task, completed=done)
 
 
 @contextmanager
 def spinner(label: str, enabled: bool = True) -> Iterator[None]:
-    """A transient rich spinner on stderr while a computation runs."""
-    if not enabled:
+    """A transient rich spinner on stderr, if a terminal, while a computation runs."""
+    console = Console(stderr=True)
+    if not enabled or not console.is_terminal:
         yield
         return
-    with Console(stderr=True).status(label):
+    with console.status(label):
         yield
 
 

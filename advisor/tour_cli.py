@@ -13,6 +13,7 @@ from . import tables
 from .notation import quote
 from .options import (
     AsciiOption,
+    Interrupted,
     JsonOption,
     PublishedOption,
     ShortOption,
@@ -96,7 +97,7 @@ def simulate_command(
     """Play seeded tours with one or more policies; scores, mean and perfect rate with 95% CIs."""
     from pathlib import Path
 
-    from search.tours import BatchError, run_batch
+    from search.tours import BatchError, BatchInterrupted, run_batch
 
     if tours < 1:
         raise typer.BadParameter("play at least 1 tour", param_hint="--tours")
@@ -141,6 +142,13 @@ def simulate_command(
             )
         except BatchError as error:
             raise typer.BadParameter(str(error), param_hint="--checkpoint") from None
+        except BatchInterrupted as stop:
+            if checkpoint is None:
+                said = "nothing saved (no --checkpoint)"
+            else:
+                said = (f"{stop.saved:,} of {stop.total:,} tours saved in {checkpoint}; continue "
+                        "with the same command and --resume")
+            raise Interrupted(f"interrupted: {said}") from None
     if plot is not None:
         from .plots import score_histograms
 

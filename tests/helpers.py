@@ -31,6 +31,16 @@ def process_fields(pid: int) -> list[str] | None:
         return None
 
 
+def dead_pid() -> int:
+    """The process id of a process that has just exited (a leftover temp file's writer)."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
 def cards(text: str) -> CardSet:
     """Cards written like ``'AC 7H 3S'``."""
     return CardSet.parse(text)

@@ -134,7 +134,7 @@ def test_a_checkpoint_of_another_batch_is_refused(tmp_path: Path) -> None:
     with pytest.raises(BatchError, match="different tours"):
         run_batch(["random"], 6, 3, TourConfig(), checkpoint=path, resume=True)
     path.write_text("{not json")
-    with pytest.raises(BatchError, match="not a readable checkpoint"):
+    with pytest.raises(BatchError, match="batch.json: not valid JSON"):
         run_batch(["random"], 5, 3, TourConfig(), checkpoint=path, resume=True)
 
 

@@ -23,6 +23,7 @@ from advisor.notation import (
 from advisor.session import Session, encode_action, load, save
 from search.game.rules import legal_actions
 
+from .helpers import dead_pid
 from .test_cli import ERROR_PREFIX, assert_one_line_error, run_in_process, run_subprocess
 
 SEED = 20261130
@@ -353,10 +354,12 @@ def test_coach_removes_only_its_own_temp_files_and_quotes_the_resume_command(
     tmp_path: Path, name: str
 ) -> None:
     """coach: a session named with glob characters is taken literally; others' files stay."""
-    bystanders = [".notes.backup.tmp", ".ax.json.abc123xy.tmp", ".a.json.abcdefgh.tmp", "notes"]
+    dead = dead_pid()
+    bystanders = [".notes.backup.tmp", f".ax.json.{dead}.abc123xy.tmp",
+                  f".a.json.{dead}.abcdefgh.tmp", "notes", f".{name}.abcd1234.tmp"]
     for bystander in bystanders:
         (tmp_path / bystander).write_text("keep me")
-    own = tmp_path / f".{name}.abcd1234.tmp"
+    own = tmp_path / f".{name}.{dead}.abcd1234.tmp"
     own.write_text("left by a killed save")
     done = _coach(tmp_path, name)
     out = done.stdout.decode()

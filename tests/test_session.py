@@ -239,14 +239,35 @@ def test_save_survives_sigkill(tmp_path: Path, seeded: Session) -> None:
 
 
 def test_leftover_temp_files_are_removed_and_the_session_kept(tmp_path):
-    """A kill mid-save can leave a temp file beside the session; the coach clears it on start."""
+    """A kill mid-save can leave a temp file beside the session; the coach clears it on start,
+    by exact name (``.name.PID.XXXXXXXX.tmp``), and only if its writer has exited."""
     from advisor.session import remove_leftovers
+
+    from .helpers import dead_pid
 
     path = tmp_path / "game.json"
     path.write_text("{}")
-    (tmp_path / ".game.json.abc123xy.tmp").write_text("partial")  # mkstemp: 8 characters
-    (tmp_path / ".other.json.abc123.tmp").write_text("not ours")
+    killed = tmp_path / f".game.json.{dead_pid()}.abc123xy.tmp"  # mkstemp: 8 characters
+    killed.write_text("partial")
+    others = [
+        f".game.json.{os.getppid()}.abc123xy.tmp",  # a save under way in a live process
+        ".game.json.abc123xy.tmp",  # no writer's pid: not a name write_temp makes
+        f".game.json.{dead_pid()}.abc123x.tmp",  # 7 random characters
+        f".other.json.{dead_pid()}.abc123xy.tmp",  # another file's
+    ]
+    for name in others:
+        (tmp_path / name).write_text("not ours")
     assert remove_leftovers(path) == 1
-    assert path.read_text() == "{}"
-    assert (tmp_path / ".other.json.abc123.tmp").exists()
+    assert path.read_text() == "{}" and not killed.exists()
+    for name in others:
+        assert (tmp_path / name).read_text() == "not ours", name
+
+
+def test_temp_file_names_hold_the_writers_pid_and_never_collide(tmp_path):
+    """write_temp: each temp file is new (created exclusively), named with this process's id."""
+    from search.infra import write_temp
+
+    made = [write_temp(tmp_path / "game.json", lambda stream: stream.write(b"x")) for _ in range(50)]
+    assert len(set(made)) == 50
+    assert all(p.name.startswith(f".game.json.{os.getpid()}.") for p in made)
 

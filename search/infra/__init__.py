@@ -19,11 +19,15 @@ from .budget import (
 )
 from .files import (
     CannotCreateError,
+    UnreadableFileError,
     fsync_directory,
+    leftover_temp_files,
+    read_json,
     temp_files_of,
     write_atomically,
     write_temp,
 )
+from .jitcache import ensure_jit_cache
 from .stats import mean_interval, wilson_interval
 from .workers import process_pool
 
@@ -53,12 +57,16 @@ __all__ = [
     "set_memory_limit",
     "TimeLimitExceeded",
     "CannotCreateError",
+    "UnreadableFileError",
+    "ensure_jit_cache",
     "fsync_directory",
+    "leftover_temp_files",
     "lowbit_index",
     "mean_interval",
     "pointer",
     "popcount",
     "process_pool",
+    "read_json",
     "temp_files_of",
     "wilson_interval",
     "write_atomically",

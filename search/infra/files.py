@@ -1,16 +1,22 @@
-"""Files written whole or not at all: a temp file beside the target, fsync, then rename."""
+"""Files written whole or not at all (a temp file beside the target, fsync, then rename), and
+JSON files a user hands the tool, read with care."""
 
 from __future__ import annotations
 
+import json
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 
 class CannotCreateError(OSError):
     """The temp file could not be made: the folder is missing or not writable."""
+
+
+_BRIEF = 40  # characters of a file's text an error message quotes
 
 
 TEMP_SUFFIX = ".tmp"
@@ -20,10 +26,14 @@ _TEMP_RANDOM_LENGTH = 8
 
 
 def write_temp(path: Path, write: Callable[[IO[bytes]], None]) -> Path:
-    """A new temp file beside ``path`` (``.name.XXXXXXXX.tmp``), filled by ``write(stream)``,
-    fsynced and readable by all (0o644, as an ordinary file would be); removed on failure."""
+    """A new temp file beside ``path`` (``.name.PID.XXXXXXXX.tmp``: the writer's process id
+    and 8 random characters, created exclusively, so no two writers share one), filled by
+    ``write(stream)``, fsynced and readable by all (0o644, as an ordinary file would be);
+    removed on failure."""
     try:
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+        handle, temp = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX
+        )
     except OSError as error:
         raise CannotCreateError(error.errno, error.strerror, str(path.parent)) from None
     try:
@@ -74,21 +84,135 @@ def temp_files_of(path: Path) -> list[Path]:
     ``[`` matches only its own temp files; symlinks and folders are never listed.
     """
     path = Path(path)
-    prefix = f".{path.name}."
+    return [temp for temp in _temp_files(path.parent) if _temp_parts(temp.name)[0] == path.name]
+
+
+def leftover_temp_files(folder: Path, path: Path | None = None) -> list[Path]:
+    """The temp files in ``folder`` (beside ``path`` only, if given) whose writer has exited:
+    what a killed write left. A live writer's file (another process saving now) is not one."""
+    found = temp_files_of(path) if path is not None else _temp_files(Path(folder))
+    return [temp for temp in found if not _alive(_temp_parts(temp.name)[1])]
+
+
+def _temp_files(folder: Path) -> list[Path]:
     try:
-        names = os.listdir(path.parent)
+        names = os.listdir(folder)
     except OSError:
         return []
-    found = []
-    for name in names:
-        middle = name[len(prefix) : -len(TEMP_SUFFIX)]
-        if (
-            name.startswith(prefix)
-            and name.endswith(TEMP_SUFFIX)
-            and len(name) == len(prefix) + _TEMP_RANDOM_LENGTH + len(TEMP_SUFFIX)
-            and set(middle) <= _TEMP_RANDOM
-            and (path.parent / name).is_file()
-            and not (path.parent / name).is_symlink()
-        ):
-            found.append(path.parent / name)
-    return sorted(found)
+    return sorted(
+        folder / name
+        for name in names
+        if _temp_parts(name) is not None
+        and (folder / name).is_file()
+        and not (folder / name).is_symlink()
+    )
+
+
+def _temp_parts(name: str) -> tuple[str, int] | None:
+    """(target name, writer's pid) of a :func:`write_temp` name, else None."""
+    if not (name.startswith(".") and name.endswith(TEMP_SUFFIX)):
+        return None
+    parts = name[1 : -len(TEMP_SUFFIX)].rsplit(".", 2)
+    if len(parts) != 3:
+        return None
+    target, pid, random = parts
+    if not (
+        target
+        and pid.isascii()
+        and pid.isdigit()
+        and len(pid) <= 10
+        and len(random) == _TEMP_RANDOM_LENGTH
+        and set(random) <= _TEMP_RANDOM
+    ):
+        return None
+    return target, int(pid)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (or may: one we may not signal counts as running)."""
+    if pid == os.getpid():
+        return True
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: someone else's process
+        return True
+    return True
+
+
+# --- reading -----------------------------------------------------------------
+
+
+class UnreadableFileError(ValueError):
+    """A file that is not the JSON it should be; the message is one line naming it."""
+
+
+def read_json(path: str | os.PathLike, what: str, max_bytes: int, max_depth: int) -> Any:
+    """The JSON data in ``path`` (a ``what``, e.g. "session file"): a regular UTF-8 file of at
+    most ``max_bytes`` holding plain JSON (no NaN or Infinity, nested at most ``max_depth``
+    deep), or :class:`UnreadableFileError` saying in one line, naming the file, what is wrong."""
+    path = Path(path)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise UnreadableFileError(f"{path}: no such {what}") from None
+    except (OSError, ValueError) as error:
+        raise UnreadableFileError(f"{path}: cannot be read: {_reason(error)}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise UnreadableFileError(f"{path}: not a {what} (not a regular file)")
+    if info.st_size > max_bytes:
+        raise UnreadableFileError(f"{path}: too large for a {what} ({info.st_size:,} bytes)")
+    try:
+        with path.open("rb") as stream:
+            raw = stream.read(max_bytes + 1)
+    except OSError as error:
+        raise UnreadableFileError(f"{path}: cannot be read: {_reason(error)}") from None
+    if len(raw) > max_bytes:
+        raise UnreadableFileError(f"{path}: too large for a {what}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UnreadableFileError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise UnreadableFileError(
+            f"{path}: not valid JSON ({error}); the file may be truncated"
+        ) from None
+    except RecursionError:
+        raise UnreadableFileError(f"{path}: not a {what} (JSON nested too deeply)") from None
+    except ValueError as error:  # NaN or Infinity, or an integer of thousands of digits
+        raise UnreadableFileError(f"{path}: not valid JSON ({_clip(str(error))})") from None
+    if _depth(data, max_depth) > max_depth:
+        raise UnreadableFileError(f"{path}: not a {what} (JSON nested too deeply)")
+    return data
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number such a file holds")
+
+
+def _reason(error: BaseException) -> str:
+    return getattr(error, "strerror", None) or str(error) or type(error).__name__
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= 2 * _BRIEF else text[: 2 * _BRIEF - 1] + "…"
+
+
+def _depth(data: Any, max_depth: int) -> int:
+    """How deep lists and objects nest in ``data`` (a scalar is 0), without recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, level)
+            if level > max_depth:
+                break
+            stack.extend((item, level + 1) for item in value)
+    return deepest

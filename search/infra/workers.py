@@ -24,16 +24,39 @@ START_METHODS = ("fork", "spawn")
 
 
 def end_with_parent() -> None:
-    """Pool initialiser: be killed when the parent process exits (Linux; a no-op elsewhere)."""
+    """Pool initialiser: be killed when the parent process exits (Linux; a no-op elsewhere),
+    and leave Ctrl-C to the parent, which stops the workers itself (:meth:`Pool.stop`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def process_pool(workers: int, start_method: str = "fork") -> ProcessPoolExecutor:
+class Pool(ProcessPoolExecutor):
+    """A process pool that, left by an exception (Ctrl-C among them), kills its workers at
+    once rather than waiting for the tasks they run and those queued behind them."""
+
+    def stop(self) -> None:
+        """Kill the workers and drop the queued tasks; returns at once."""
+        # A worker deep in a compiled search reads no message, so it is killed, not asked.
+        for process in list((getattr(self, "_processes", None) or {}).values()):
+            try:
+                process.kill()
+            except (OSError, ValueError):  # already gone, or closed
+                pass
+        self.shutdown(wait=False, cancel_futures=True)
+
+    def __exit__(self, exc_type, exc_value, traceback) -> bool:
+        if exc_type is not None:
+            self.stop()
+            return False
+        return super().__exit__(exc_type, exc_value, traceback)
+
+
+def process_pool(workers: int, start_method: str = "fork") -> Pool:
     """A pool of ``workers`` processes that end with this one. ``fork`` shares what this
     process has loaded (compiled kernels); ``spawn`` starts each from a clean interpreter
     (needed once this process runs threads, e.g. a progress display)."""
     if start_method not in START_METHODS:
         raise ValueError(f"start method must be one of {START_METHODS}, got {start_method!r}")
     context = multiprocessing.get_context(start_method)
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=end_with_parent)
+    return Pool(workers, mp_context=context, initializer=end_with_parent)

@@ -3,13 +3,14 @@ and plots of ``emissary sweep-report`` use it."""
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
+from ..infra import UnreadableFileError, read_json
 from .runner import MANIFEST, SUMMARY, SweepError, chunk_counts
 
 MAX_SUMMARY_BYTES = 16 * 1024 * 1024  # a summary is a few kilobytes
+MAX_SUMMARY_DEPTH = 8  # summary -> results -> an entry -> its histogram; a little to spare
 
 
 def read_summary(path: Path) -> dict:
@@ -27,23 +28,10 @@ def read_summary(path: Path) -> dict:
                 "continue it with `emissary sweep --resume` and the same parameters"
             )
         raise SweepError(f"{path} holds no sweep summary ({SUMMARY})")
-    if not file.is_file():
-        raise SweepError(f"{file}: not a sweep summary (not a regular file)")
     try:
-        with file.open("rb") as stream:
-            raw = stream.read(MAX_SUMMARY_BYTES + 1)
-    except OSError as error:
-        raise SweepError(f"{file}: cannot be read ({error.strerror or error})") from None
-    if len(raw) > MAX_SUMMARY_BYTES:
-        raise SweepError(f"{file}: too large for a sweep summary")
-    try:
-        summary = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as error:
-        raise SweepError(f"{file}: not a sweep summary (not UTF-8 at byte {error.start})") from None
-    except json.JSONDecodeError as error:
-        raise SweepError(f"{file}: not a readable sweep summary ({error})") from None
-    except (ValueError, RecursionError):
-        raise SweepError(f"{file}: not a readable sweep summary") from None
+        summary = read_json(file, "sweep summary", MAX_SUMMARY_BYTES, MAX_SUMMARY_DEPTH)
+    except UnreadableFileError as error:  # not a regular file, too large, not plain JSON
+        raise SweepError(str(error)) from None
     problem = check_summary(summary)
     if problem:
         raise SweepError(f"{file}: not a sweep summary: {problem}")
@@ -76,11 +64,13 @@ def check_summary(summary) -> str | None:
         return f"parameters.abilities is {_brief(abilities)}"
     if not isinstance(parameters.get("short"), bool):
         return f"parameters.short is {_brief(parameters.get('short'))}, not true or false"
-    seed = parameters.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        return f"parameters.seed is {_brief(seed)}"
     if summary.get("mode") not in ("sample", "all hands"):
         return f"mode is {_brief(summary.get('mode'))}, not 'sample' or 'all hands'"
+    seed = parameters.get("seed")
+    if (seed is not None or summary["mode"] == "sample") and (
+        not isinstance(seed, int) or isinstance(seed, bool)
+    ):  # a sample names its seed
+        return f"parameters.seed is {_brief(seed)}"
     hands = summary.get("hands_per_trump")
     if not isinstance(hands, int) or isinstance(hands, bool) or hands < 0:
         return f"hands_per_trump is {_brief(hands)}"
@@ -96,8 +86,9 @@ def check_summary(summary) -> str | None:
 
 
 def _bound(value) -> bool:
-    # A normal interval may reach past 0..1; one over no hands is NaN (written as such).
-    return isinstance(value, int | float) and not isinstance(value, bool) and not math.isinf(value)
+    # A normal interval may reach a little past 0..1; NaN and Infinity never get this far
+    # (the reader refuses them), and a bound of null is no figure to print.
+    return _real(value, -1.0, 2.0)
 
 
 def _check_entry(entry, sampled: bool) -> str | None:
@@ -117,11 +108,14 @@ def _check_entry(entry, sampled: bool) -> str | None:
         if entry.get(key) is not None and not _real(entry[key]):
             return f"{key} is {_brief(entry[key])}, not a share 0..1 or null"
     for key in ("mean_ci95", "share_zero_ci95", "share_one_ci95"):
-        interval = entry.get(key)
-        if interval is not None and not (
+        if key not in entry:
+            continue
+        interval = entry[key]
+        if not (
             isinstance(interval, list)
             and len(interval) == 2
             and all(_bound(bound) for bound in interval)
+            and interval[0] <= interval[1]
         ):
             return f"{key} is {_brief(interval)}, not [low, high]"
     histogram = entry.get("histogram")

@@ -60,7 +60,7 @@ from typing import IO
 import numpy as np
 
 from ..game import FULL_MASK
-from ..infra import CannotCreateError, process_pool
+from ..infra import CannotCreateError, leftover_temp_files, process_pool
 from ..infra import write_atomically as write_whole_file
 from ..visit import BudgetExceeded, make_solver
 from .handclasses import HAND_SIZE, canonical_hands, random_hand, role_preserving_permutations
@@ -406,8 +406,8 @@ def prepare_directory(out: Path, spec: SweepSpec, plan: Plan, resume: bool) -> s
         if any(out.glob("chunk-*.npz")):
             raise SweepError(f"{out} holds chunk files but no {MANIFEST}: choose another --out")
         write_json(path, manifest)
-    for leftover in out.glob("*.tmp"):  # a write cut short by a kill
-        leftover.unlink()
+    for leftover in leftover_temp_files(out):  # a write cut short by a kill; ours by exact name
+        leftover.unlink(missing_ok=True)
     return {k for k in range(plan.chunk_count) if _chunk_is_whole(out, plan, k)}
 
 
@@ -512,8 +512,10 @@ def open_executor(workers: int, scheduler: str | None = None) -> Iterator[tuple[
         pool = process_pool(workers, "spawn")
         try:
             yield pool, 2 * workers
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        except BaseException:  # Ctrl-C among them: the workers stop now, not after their chunks
+            pool.stop()
+            raise
+        pool.shutdown(wait=True, cancel_futures=True)
         return
     try:
         from distributed import Client

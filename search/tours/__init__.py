@@ -5,7 +5,7 @@ batches, hindsight bounds and the CP-SAT assignment of hands to kingdoms."""
 from __future__ import annotations
 
 from .advice import COLUMNS, Chance, VisitAdvice, advise_visit
-from .batch import BatchError, run_batch
+from .batch import BatchError, BatchInterrupted, run_batch
 from .hindsight import DealAnalysis, analyse_deal
 from .moves import (
     AmbiguousPilesError,
@@ -25,6 +25,7 @@ __all__ = [
     "AmbiguousPilesError",
     "analyse_deal",
     "BatchError",
+    "BatchInterrupted",
     "Chance",
     "COLUMNS",
     "DealAnalysis",

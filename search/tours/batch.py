@@ -16,7 +16,7 @@ from concurrent.futures import as_completed
 from pathlib import Path
 
 from ..game import Deal, Stream, TourConfig, derive_seed
-from ..infra import process_pool, write_atomically
+from ..infra import UnreadableFileError, process_pool, read_json, write_atomically
 from .registry import make_policy
 from .simulate import SimulationResult, play_tour
 
@@ -24,10 +24,20 @@ CHUNK_TOURS = 25
 """Tours a chunk plays: the unit of work, of progress and of the checkpoint."""
 
 FORMAT = "emissary-simulation"
+MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024  # ten million tours take about 30 MB
 
 
 class BatchError(ValueError):
     """A checkpoint that cannot be used for this batch; the message is one line."""
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a batch: ``saved`` of its ``total`` tours are in the checkpoint (none
+    without one)."""
+
+    def __init__(self, saved: int, total: int) -> None:
+        super().__init__(saved, total)
+        self.saved, self.total = saved, total
 
 
 def play_chunk(policy: str, config: TourConfig, seed: int, start: int, stop: int) -> list[int]:
@@ -77,20 +87,24 @@ def run_batch(
     def record(chunk: tuple, scores: list[int]) -> None:
         nonlocal finished
         done[_key(*chunk)] = scores
-        finished += len(scores)
         if checkpoint:
             _save(checkpoint, params, done)
+        finished += len(scores)  # after the save: what an interrupt reports as saved
         if progress:
             progress(finished, total)
 
-    if workers <= 1 or len(todo) <= 1:
-        for chunk in todo:
-            record(chunk, play_chunk(chunk[0], config, seed, chunk[1], chunk[2]))
-    else:
-        with process_pool(workers) as pool:
-            futures = {pool.submit(play_chunk, name, config, seed, a, b): (name, a, b) for name, a, b in todo}
-            for future in as_completed(futures):
-                record(futures[future], future.result())
+    try:
+        if workers <= 1 or len(todo) <= 1:
+            for chunk in todo:
+                record(chunk, play_chunk(chunk[0], config, seed, chunk[1], chunk[2]))
+        else:
+            with process_pool(workers) as pool:  # left by Ctrl-C, it kills its workers at once
+                futures = {pool.submit(play_chunk, name, config, seed, a, b): (name, a, b)
+                           for name, a, b in todo}
+                for future in as_completed(futures):
+                    record(futures[future], future.result())
+    except KeyboardInterrupt:
+        raise BatchInterrupted(finished if checkpoint else 0, total) from None
     results = []
     for name in policies:
         counts = [0] * (config.perfect_score + 1)
@@ -109,17 +123,34 @@ def _load(path: Path, params: dict) -> dict[str, list[int]]:
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BatchError(f"{path}: not a readable checkpoint ({error.__class__.__name__})") from None
+        data = read_json(path, "checkpoint", MAX_CHECKPOINT_BYTES, 4)
+    except UnreadableFileError as error:  # not a regular file, too large, not plain JSON
+        raise BatchError(str(error)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BatchError(f"{path}: not an {FORMAT} checkpoint")
     if data.get("params") != params:
         raise BatchError(f"{path}: saved for another batch ({_differences(data.get('params'), params)})")
     chunks = data.get("chunks")
-    if not isinstance(chunks, dict) or not all(isinstance(v, list) for v in chunks.values()):
+    if not isinstance(chunks, dict) or not all(
+        _whole_chunk(key, scores, params) for key, scores in chunks.items()
+    ):
         raise BatchError(f"{path}: its chunks are damaged")
     return chunks
+
+
+def _whole_chunk(key: str, scores, params: dict) -> bool:
+    """A chunk as :func:`run_batch` saves it: ``policy:start-stop`` and a score a tour."""
+    policy, _, span = key.rpartition(":")
+    start, _, stop = span.partition("-")
+    if policy not in params["policies"] or not (start.isdigit() and stop.isdigit()):
+        return False
+    perfect = TourConfig(short=params["short"], first_edition=params["first_edition"]).perfect_score
+    return (
+        isinstance(scores, list)
+        and len(scores) == int(stop) - int(start) > 0
+        and int(stop) <= params["tours"]
+        and all(type(score) is int and 0 <= score <= perfect for score in scores)
+    )
 
 
 def _differences(saved, wanted: dict) -> str:

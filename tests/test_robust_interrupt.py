@@ -1,0 +1,120 @@
+"""Robust at the table (issue 15): Ctrl-C stops within a second, says what was saved, exit 130."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from advisor import tour_cli
+
+from .helpers import process_fields
+from .test_cli import run_in_process
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups, /proc")
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(child) for child in text.split()]
+
+
+def _interrupt(args: list[str], cwd: Path, ready) -> tuple[int, float, str, str]:
+    """Run ``emissary args`` in its own process group, send SIGINT to the group once
+    ``ready(pid)`` holds (or after 60 s), and return (exit code, seconds it took to end
+    after the signal, stdout, stderr)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "advisor", *args], cwd=cwd, env=env, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not ready(child.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)
+        os.killpg(child.pid, signal.SIGINT)
+        sent = time.monotonic()
+        out, err = child.communicate(timeout=60)
+        return child.returncode, time.monotonic() - sent, out.decode(), err.decode()
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+
+
+def test_simulate_on_two_workers_stops_within_a_second_and_says_what_it_saved(tmp_path) -> None:
+    """simulate --workers 2: Ctrl-C (SIGINT to the process group) ends the run within about a
+    second, the workers with it, with one line giving the tours saved in the checkpoint."""
+    checkpoint = tmp_path / "batch.json"
+    args = ["simulate", "--tours", "1000000", "--policy", "greedy", "--workers", "2",
+            "--checkpoint", str(checkpoint)]
+    workers: list[int] = []
+
+    def ready(pid: int) -> bool:  # both workers started, and a chunk saved
+        workers[:] = _children(pid)
+        return len(workers) >= 2 and checkpoint.exists()
+
+    code, seconds, out, err = _interrupt(args, tmp_path, ready)
+    assert code == 130, err
+    assert seconds < 2.0, f"took {seconds:.1f} s to stop"
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    saved = re.fullmatch(
+        r"emissary: interrupted: ([\d,]+) of 1,000,000 tours saved in (.+); continue with the "
+        r"same command and --resume\n",
+        err,
+    )
+    assert saved, err
+    assert saved.group(2) == str(checkpoint)
+    chunks = json.loads(checkpoint.read_text())["chunks"]
+    assert sum(map(len, chunks.values())) == int(saved.group(1).replace(",", ""))
+    deadline = time.monotonic() + 2
+    while any(process_fields(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [w for w in workers if process_fields(w) and process_fields(w)[0] != "Z"]
+
+
+def test_simulate_without_a_checkpoint_says_nothing_was_saved(tmp_path) -> None:
+    """simulate --workers 2 without --checkpoint: Ctrl-C says nothing was saved."""
+    args = ["simulate", "--tours", "1000000", "--policy", "greedy", "--workers", "2", "--json"]
+    code, seconds, _out, err = _interrupt(args, tmp_path, lambda pid: len(_children(pid)) >= 2)
+    assert code == 130 and seconds < 2.0, (code, seconds, err)
+    assert err == "emissary: interrupted: nothing saved (no --checkpoint)\n"
+
+
+def test_coach_interrupted_at_a_prompt_says_the_game_is_saved(tmp_path) -> None:
+    """coach: Ctrl-C at a prompt is one line saying the game is saved and how to resume."""
+    session = tmp_path / "game.json"
+    args = ["coach", "--session", "game.json", "--seed", "3", "--no-advice", "--ascii"]
+    code, seconds, _out, err = _interrupt(args, tmp_path, lambda pid: session.exists())
+    assert code == 130 and seconds < 2.0, (code, seconds, err)
+    assert err == (
+        "emissary: interrupted: every step so far is saved in game.json; resume with: "
+        "emissary coach --session game.json\n"
+    )
+
+
+def test_interrupt_surfacing_as_a_system_error_is_an_interrupt(monkeypatch, capsys) -> None:
+    """main(): Ctrl-C inside compiled code (a SystemError whose cause is KeyboardInterrupt) is
+    'interrupted', exit 130, not an internal error."""
+
+    def compiled(*_args, **_kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as error:
+            raise SystemError("_decide returned a result with an exception set") from error
+
+    monkeypatch.setattr(tour_cli, "Deal", compiled)
+    code, out, err = run_in_process(monkeypatch, capsys, ["deal", "--seed", "3"])
+    assert code == 130 and err == "emissary: interrupted\n" and out == ""
