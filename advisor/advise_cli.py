@@ -244,7 +244,7 @@ def move(
         str | None,
         typer.Option("--verdict", help="First edition: ♣ (won) or ♥ (lost) has settled the waiting debate."),
     ] = None,
-    time_limit: TimeLimitOption = None,
+    time_limit: TimeLimitOption = 5.0,
     as_json: JsonOption = False,
     ascii: AsciiOption = False,
 ) -> None:

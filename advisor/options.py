@@ -72,7 +72,8 @@ TimeLimitOption = Annotated[
     float | None,
     typer.Option(
         "--time-limit",
-        help="Seconds for each exact solve; past it, a Monte Carlo estimate of about as long.",
+        help="Seconds for the ranking: the exact search gets half; past it, every option is "
+        "estimated in the rest.",
     ),
 ]
 
