@@ -17,6 +17,7 @@ import pytest
 from search.game import CardSet
 from search.infra import (
     MemoryLimitExceeded,
+    interrupt_pending,
     memory_limit,
     parse_bytes,
     reserved_memory,
@@ -90,6 +91,9 @@ def test_ctrl_c_inside_the_kernel_raises_keyboard_interrupt_quickly() -> None:
         solver.decide(*state)
     assert time.perf_counter() - started < 1.5
     timer.join()
+    time.sleep(0.01)  # let Python's own handler run too: it must not interrupt what follows
+    assert not interrupt_pending()
+    solver.decide(*root_state(make_position(CardSet.parse("AC 2C 3C 4C 5D 6D 7H 8S"), 0, 3, jacks=())))
 
 
 def test_ctrl_c_during_odds_is_one_line_and_exit_130() -> None:

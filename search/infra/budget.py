@@ -148,14 +148,17 @@ def interrupt_pending() -> bool:
 @contextmanager
 def kernel_running():
     """Around a kernel call: Ctrl-C inside is deferred until the kernel unwinds, then
-    raised here as KeyboardInterrupt."""
+    raised here as KeyboardInterrupt (once: the pending mark is cleared on the way out,
+    whether the body raised or not)."""
     _kernel["depth"] += 1
+    pending = False
     try:
         yield
     finally:
         _kernel["depth"] -= 1
-    if _kernel["pending"] and not _kernel["depth"]:
-        _kernel["pending"] = False
+        if not _kernel["depth"]:
+            pending, _kernel["pending"] = _kernel["pending"], False
+    if pending:
         raise KeyboardInterrupt
 
 
