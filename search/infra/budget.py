@@ -105,20 +105,26 @@ def release(size: int) -> None:
 
 
 def guard_interrupts() -> None:
-    """Install (once, from the main thread) the SIGINT handler that compiled kernels need:
-    inside a kernel Ctrl-C only marks an interrupt as pending, which the kernel polls with
-    its clock and unwinds on; elsewhere the previous handler runs as before."""
+    """Install the SIGINT handler compiled kernels need (from the main thread; again if
+    something has replaced it since): inside a kernel Ctrl-C only marks an interrupt as
+    pending, which the kernel polls with its clock and unwinds on; elsewhere the handler
+    it replaced runs as before."""
     global _previous
-    if _previous is not None or threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread():
         return
     current = signal.getsignal(signal.SIGINT)
-    if not callable(current):  # ignored or default at C level: nothing to defer
+    if current is _on_interrupt or not callable(current):  # ours, or ignored at C level
         return
     _previous = current
     signal.signal(signal.SIGINT, _on_interrupt)
     # Numba's object mode runs no Python signal handler, so the kernel's poll reads the
     # signals the C handler wrote to this pipe.
-    if signal.set_wakeup_fd(-1) == -1:
+    if _wakeup["read"] >= 0:
+        return
+    taken = signal.set_wakeup_fd(-1)
+    if taken != -1:  # someone else's (asyncio's): give it back and rely on the handler
+        signal.set_wakeup_fd(taken)
+    else:
         read, write = os.pipe()
         os.set_blocking(read, False)
         os.set_blocking(write, False)
@@ -150,6 +156,8 @@ def kernel_running():
     """Around a kernel call: Ctrl-C inside is deferred until the kernel unwinds, then
     raised here as KeyboardInterrupt (once: the pending mark is cleared on the way out,
     whether the body raised or not)."""
+    if not _kernel["depth"]:
+        guard_interrupts()
     _kernel["depth"] += 1
     pending = False
     try:
