@@ -19,10 +19,10 @@ and ``KeyboardInterrupt`` is raised once it is out.
 
 from __future__ import annotations
 
+import _signal
 import os
 import signal
 import threading
-from contextlib import contextmanager
 
 DEFAULT_MEMORY_LIMIT = 3 << 29  # 1.5 GiB: memos stay well under the 2 GB a command may use
 _SUFFIXES = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -112,7 +112,7 @@ def guard_interrupts() -> None:
     global _previous
     if threading.current_thread() is not threading.main_thread():
         return
-    current = signal.getsignal(signal.SIGINT)
+    current = _signal.getsignal(signal.SIGINT)  # the C call: signal's wrapper costs ~10 µs
     if current is _on_interrupt or not callable(current):  # ours, or ignored at C level
         return
     _previous = current
@@ -151,25 +151,30 @@ def interrupt_pending() -> bool:
     return _kernel["pending"]
 
 
-@contextmanager
-def kernel_running():
+class _KernelRunning:
     """Around a kernel call: Ctrl-C inside is deferred until the kernel unwinds, then
     raised here as KeyboardInterrupt (once: the pending mark is cleared on the way out,
-    whether the body raised or not)."""
-    if not _kernel["depth"]:
-        guard_interrupts()
-    _kernel["depth"] += 1
-    pending = False
-    try:
-        yield
-    finally:
-        _kernel["depth"] -= 1
+    whether the body raised or not). A class, not a generator: it wraps every kernel call."""
+
+    def __enter__(self) -> None:
         if not _kernel["depth"]:
-            pending, _kernel["pending"] = _kernel["pending"], False
-    if pending:
-        raise KeyboardInterrupt
+            guard_interrupts()
+        _kernel["depth"] += 1
+
+    def __exit__(self, exc_type, exc, traceback) -> None:
+        _kernel["depth"] -= 1
+        if not _kernel["depth"] and _kernel["pending"]:
+            _kernel["pending"] = False
+            if exc_type is None:
+                raise KeyboardInterrupt
+
+
+def kernel_running() -> _KernelRunning:
+    """The context of a kernel call (see :class:`_KernelRunning`)."""
+    return _KERNEL_RUNNING
 
 
 _previous = None
 _kernel = {"depth": 0, "pending": False}
 _wakeup = {"read": -1}
+_KERNEL_RUNNING = _KernelRunning()
