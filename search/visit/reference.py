@@ -58,7 +58,7 @@ CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 BYTE = 0xFF
 FULL = (1 << 32) - 1
 SUIT_MASKS = tuple(BYTE << (8 * s) for s in range(4))
-# What a memoised state costs in Python objects (key tuple, value tuple, dict slot), measured
+# What a memoised state costs in Python objects (key tuple, value tuple, dict slot),
 # as an estimate (not measured): floats, and exact fractions.
 STATE_BYTES = 600
 STATE_BYTES_EXACT = 1500
