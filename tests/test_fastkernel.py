@@ -152,6 +152,51 @@ def test_edge_states(hand, deck, disc, abilities):
     assert_same(*both(state))
 
 
+def assert_same_distribution(state: tuple, need: int) -> None:
+    """The compiled distribution under the policy for ``need`` equals the reference's,
+    ties included (both list options and choices in one order); the fast solver starts
+    tiny so that its distribution memo grows on the way."""
+    fast = FastKingdomSolver(initial_bits=2, initial_stack=8, initial_depth=1)
+    fast._new_distribution_memo(bits=1)
+    got = fast.distribution(*state, need)
+    expected = KingdomSolver().distribution(*state, need)
+    while len(expected) > 1 and expected[-1] == 0:
+        expected = expected[:-1]
+    assert len(got) == len(expected), (got, expected)
+    assert max(abs(a - b) for a, b in zip(got, expected)) <= TOLERANCE, (got, expected)
+    assert sum(got) == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=str)
+def test_distribution_of_random_small_states(combo):
+    """P(j more wins) under the policy for each need, over and under the target too
+    (need -1 has overshot): the reference's numbers, from the compiled kernel."""
+    for index in range(4):
+        state = small_state(13, index, combo)
+        for need in (-1, 0, 1, 2, 4):
+            assert_same_distribution(state, need)
+
+
+def test_distribution_of_edge_states():
+    """R1 reshuffles, R2 and R3 (see test_edge_states) under the distribution's policy."""
+    for hand, deck, disc, abilities in [
+        ("2D 4D", "AD", "3D", (0, 0, 0, 0)),
+        ("2C 5C 7H", "3C", "4C 6H 8S", (1, 0, 0, 0)),
+        ("7H 2S 5D", "4D", "", (0, 1, 1, 0)),
+        ("AC 3C 5H", "4C", "7S", (2, 2, 1, 1)),
+    ]:
+        state = (
+            CardSet.parse(hand).mask,
+            CardSet.parse(deck).mask,
+            CardSet.parse(disc).mask,
+            0,
+            abilities,
+            (1, 2) if abilities[3] else (),
+        )
+        for need in range(3):
+            assert_same_distribution(state, need)
+
+
 def test_memo_persists_from_root_to_children():
     """Values of the root's children come from the memo filled by the root: no new
     expansions, and every option's value equals the reference's."""

@@ -106,10 +106,12 @@ STACK_FULL = -2  # work stack full: grow it
 TIMEOUT = -3  # past the deadline: raise TimeLimitExceeded
 TOO_DEEP = -4  # scratch depth exhausted: grow it
 INTERRUPTED = -5  # Ctrl-C came: raise KeyboardInterrupt
+DIST_FULL = -6  # distribution table or arena full: grow both
+UNUSABLE = -7  # (not a status) an option that cannot be taken at this node
 
 # Fields of the meta array shared by the wrapper and the kernel.
-ROWS, EXPANSIONS, BITS, ROW_LIMIT, TOP, LOOKUPS, NEXT_CLOCK = range(7)
-META_SIZE = 7
+ROWS, EXPANSIONS, BITS, ROW_LIMIT, TOP, LOOKUPS, NEXT_CLOCK, DROWS, DBITS, DROW_LIMIT = range(10)
+META_SIZE = 10
 
 # Options in the reference's order (``KingdomSolver.options``); Politics to suit s is
 # option POLITICS + s.
@@ -122,6 +124,8 @@ K0_BITS = 35  # k0 fills 35 bits of a slot's first word, the arena row the rest
 K0_MASK = (1 << K0_BITS) - 1
 CHOICE = 4  # words of a choice on the work stack: hand, deck, discard, won
 TERMINAL = (1.0,) + (0.0,) * MAX_NEED
+DIST_WIDTH = 33  # P(j more wins), j = 0..32: a visit plays at most the deck's 32 cards
+NEED_SHIFT = 58  # the distribution memo keys need + 1 into k1's bits 58..61 (free in both key forms)
 
 
 # --- static tables ------------------------------------------------------------------
@@ -480,13 +484,14 @@ def _push_debate(hand, deck, disc, trump, merge, stack, n):
                 n += 2
                 card = 1 << (shift + low)
                 d2 = d & ~card
-                answers = reps
-                while answers:
-                    bit = answers & -answers
-                    answers ^= bit
-                    answer = bit << shift
-                    won = bit > (1 << low)
-                    n = _push_choice(stack, n, hand & ~answer, d2, 0, won)
+                above_low = -(2 << low)  # the winning runs first, as the reference lists them
+                for answers in (reps & above_low, reps & ~above_low):
+                    while answers:
+                        bit = answers & -answers
+                        answers ^= bit
+                        answer = bit << shift
+                        won = bit > (1 << low)
+                        n = _push_choice(stack, n, hand & ~answer, d2, 0, won)
         else:
             # void: one class; a run of any suit answers, a trump wins on a non-trump
             k = 0
@@ -551,7 +556,9 @@ def _push_drawn(hand, deck, disc, commerce, merge, stack, n):
                 b_bits ^= b
                 n = _push_choice(stack, n, hand & ~(a | b), deck, (disc | a | b) & keep, 0)
         return n
-    # two runs (of one suit or two), or the two lowest cards of one run
+    # two runs (of one suit or two), or the two lowest cards of one run, in the
+    # reference's order (``discard_pairs``): suit by suit the runs' two lowest cards, then
+    # pairs of runs; then pairs across two suits
     others = deck | disc
     reps = 0
     seconds = 0
@@ -567,23 +574,37 @@ def _push_drawn(hand, deck, disc, commerce, merge, stack, n):
     stack[n] = 1
     stack[n + 1] = k
     n += 2
-    a_bits = reps
-    while a_bits:
-        a = a_bits & -a_bits
-        a_bits ^= a
-        b_bits = a_bits
-        while b_bits:
-            b = b_bits & -b_bits
-            b_bits ^= b
-            n = _push_choice(stack, n, hand & ~(a | b), deck, (disc | a | b) & keep, 0)
-    while seconds:
-        second = seconds & -seconds
-        seconds ^= second
-        first = second >> 1  # the run's first card: the nearest run start below
-        while not first & reps:
-            first >>= 1
-        pair = first | second
-        n = _push_choice(stack, n, hand & ~pair, deck, (disc | pair) & keep, 0)
+    for s in range(4):
+        suit = 0xFF << (8 * s)
+        twos = seconds & suit
+        while twos:
+            second = twos & -twos
+            twos ^= second
+            first = second >> 1  # the run's first card: the nearest run start below
+            while not first & reps:
+                first >>= 1
+            pair = first | second
+            n = _push_choice(stack, n, hand & ~pair, deck, (disc | pair) & keep, 0)
+        a_bits = reps & suit
+        while a_bits:
+            a = a_bits & -a_bits
+            a_bits ^= a
+            b_bits = a_bits
+            while b_bits:
+                b = b_bits & -b_bits
+                b_bits ^= b
+                n = _push_choice(stack, n, hand & ~(a | b), deck, (disc | a | b) & keep, 0)
+    for s in range(4):
+        for t in range(s + 1, 4):
+            a_bits = reps & (0xFF << (8 * s))
+            while a_bits:
+                a = a_bits & -a_bits
+                a_bits ^= a
+                b_bits = reps & (0xFF << (8 * t))
+                while b_bits:
+                    b = b_bits & -b_bits
+                    b_bits ^= b
+                    n = _push_choice(stack, n, hand & ~(a | b), deck, (disc | a | b) & keep, 0)
     return n
 
 
@@ -619,6 +640,37 @@ def _push_draws(hand, deck, disc, count, commerce, merge, stack, n):
                     if n < 0:
                         return -1, 1
     return n, BINOMIAL[size, count]
+
+
+@njit(cache=True, inline="always")
+def _push_option(option, hand, deck, disc, trump, abil, pool, merge, keep, stack, base):
+    """Push one option's outcomes at ``base`` (``KingdomSolver.options``, in its order).
+    Return (top, weight denominator, trump, abilities and pool after it); top is
+    UNUSABLE when the option cannot be taken here, -1 when the stack is full."""
+    new_trump, rest, new_pool = trump, abil, pool
+    top, denominator = UNUSABLE, 1
+    if option == DEBATE:
+        top, denominator = _push_debate(hand, deck, disc, trump, merge, stack, base)
+    elif option == DIPLOMACY:  # ♥: discard every trump in hand
+        trumps = hand & (0xFF << (8 * trump))
+        if (abil >> 8) & 15 and trumps:
+            rest = abil - (1 << 8)
+            top = _push_drawn(hand & ~trumps, deck, (disc | trumps) & keep, False, merge, stack, base)
+    elif option < MILITARY:  # ♠: a pooled suit becomes trump, the old trump joins the pool
+        suit = option - POLITICS
+        if (abil >> 12) & 15 and suit != trump and (pool >> (4 * suit)) & 15:
+            new_trump, rest = suit, abil - (1 << 12)
+            new_pool = pool - (1 << (4 * suit)) + (1 << (4 * trump))
+            top = _push_drawn(hand, deck, disc, False, merge, stack, base)
+    elif option == MILITARY:  # ♣: draw one card per ♣ in hand
+        clubs = hand & 0xFF
+        if abil & 15 and clubs and (deck | disc):
+            rest = abil - 1
+            top, denominator = _push_draws(hand, deck, disc, popcount(clubs), False, merge, stack, base)
+    elif (abil >> 4) & 15:  # ♦: draw 2, then discard 2
+        rest = abil - (1 << 4)
+        top, denominator = _push_draws(hand, deck, disc, 2, True, merge, stack, base)
+    return top, denominator, new_trump, rest, new_pool
 
 
 # --- the game tree ------------------------------------------------------------------
@@ -669,40 +721,11 @@ def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
     best[:] = 0.0  # values are >= 0, so 0 is the identity of max
     base = meta[TOP]
     for option in range(COMMERCE + 1):
-        new_trump, rest, new_pool = trump, abil, pool
-        if option == DEBATE:
-            top, denominator = _push_debate(hand, deck, disc, trump, merge, stack, base)
-        elif option == DIPLOMACY:  # ♥: discard every trump in hand
-            trumps = hand & (0xFF << (8 * trump))
-            if not ((abil >> 8) & 15 and trumps):
-                continue
-            rest = abil - (1 << 8)
-            top, denominator = (
-                _push_drawn(
-                    hand & ~trumps, deck, (disc | trumps) & keep, False, merge, stack, base
-                ),
-                1,
-            )
-        elif option < MILITARY:  # ♠: a pooled suit becomes trump, the old trump joins the pool
-            suit = option - POLITICS
-            if not ((abil >> 12) & 15 and suit != trump and (pool >> (4 * suit)) & 15):
-                continue
-            new_trump, rest = suit, abil - (1 << 12)
-            new_pool = pool - (1 << (4 * suit)) + (1 << (4 * trump))
-            top, denominator = _push_drawn(hand, deck, disc, False, merge, stack, base), 1
-        elif option == MILITARY:  # ♣: draw one card per ♣ in hand
-            clubs = hand & 0xFF
-            if not (abil & 15 and clubs and (deck | disc)):
-                continue
-            rest = abil - 1
-            top, denominator = _push_draws(
-                hand, deck, disc, popcount(clubs), False, merge, stack, base
-            )
-        else:  # ♦: draw 2, then discard 2
-            if not (abil >> 4) & 15:
-                continue
-            rest = abil - (1 << 4)
-            top, denominator = _push_draws(hand, deck, disc, 2, True, merge, stack, base)
+        top, denominator, new_trump, rest, new_pool = _push_option(
+            option, hand, deck, disc, trump, abil, pool, merge, keep, stack, base
+        )
+        if top == UNUSABLE:
+            continue
         if top < 0:
             return STACK_FULL
         meta[TOP] = top  # children push above this option's outcomes
@@ -744,7 +767,164 @@ def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
     return row
 
 
+@njit(cache=True, inline="always")
+def _dist_views(mem):
+    """The distribution memo from ``mem`` (after the arrays of :func:`_views`)."""
+    dtable = numba.carray(pointer(mem[9]), (mem[10], 2), np.int64)
+    dvals = numba.carray(pointer(mem[11]), (mem[12], DIST_WIDTH), np.float64)
+    return dtable, dvals
+
+
+@njit(cache=True)
+def _option_score(base, top, denominator, trump, rest, pool, need, depth, mem, deadline):
+    """The chance of ``need`` more wins of the option pushed at ``base``..``top``
+    (the ``need`` entry of ``KingdomSolver.option_value``, summed in its order), or a
+    negative status."""
+    table, vals, meta, scratch, stack = _views(mem)
+    bits = meta[BITS]
+    lone = scratch[depth, 0]
+    score = 0.0
+    i = base
+    while i < top:
+        weight = stack[i] / denominator
+        end = i + 2 + CHOICE * stack[i + 1]
+        meta[LOOKUPS] += stack[i + 1]
+        i += 2
+        best = 0.0
+        while i < end:
+            h, d, x, won = stack[i], stack[i + 1], stack[i + 2], stack[i + 3]
+            i += CHOICE
+            k = need - won
+            if k < 0:
+                continue
+            if rest & CHANGES_SUITS == 0 and h & (h - 1) == 0 and h != 0:
+                lone[:] = 0.0
+                _fold_last_card(lone, h, d, x, trump, rest, 0)
+                best = max(best, lone[k])
+                continue
+            row = _known(h, d, x, trump, rest, pool, table, bits)
+            if row < 0:
+                row = _decide(h, d, x, trump, rest, pool, depth + 1, mem, deadline)
+                if row < 0:
+                    return float(row)
+            best = max(best, vals[row, k])
+        score += weight * best
+    return score
+
+
+@njit(cache=True)
+def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
+    """Row of the distribution arena holding P(j more wins) under the policy optimal for
+    ``need`` more wins (``KingdomSolver.distribution``: ties to the first option and the
+    first choice), or a negative status. Every need below 0 plays alike (nothing scores),
+    so they share the key of -1."""
+    if hand == 0:
+        return TERMINAL_ROW
+    table, vals, meta, scratch, stack = _views(mem)
+    dtable, dvals = _dist_views(mem)
+    disc, pool = _normalise(hand, deck, disc, abil, pool)
+    need = max(need, -1)
+    k0, k1 = _key(hand, deck, disc, trump, abil, pool)
+    k1 |= (need + 1) << NEED_SHIFT
+    dbits = meta[DBITS]
+    slot = _find(dtable, k0, k1, dbits)
+    if dtable[slot, 0] != -1:
+        return dtable[slot, 0] >> K0_BITS
+    if depth + 1 >= scratch.shape[0]:
+        return TOO_DEEP
+    if meta[LOOKUPS] >= meta[NEXT_CLOCK]:
+        status = _poll(meta, deadline)
+        if status < 0:
+            return status
+    merge = not _reshuffle_possible(hand, deck, disc, abil)
+    keep = 0 if merge else -1
+    base = meta[TOP]
+    chosen, best = DEBATE, -1.0
+    if need >= 0:  # below 0 no option scores: the first one (a debate) is played
+        for option in range(COMMERCE + 1):
+            top, denominator, new_trump, rest, new_pool = _push_option(
+                option, hand, deck, disc, trump, abil, pool, merge, keep, stack, base
+            )
+            if top == UNUSABLE:
+                continue
+            if top < 0:
+                return STACK_FULL
+            meta[TOP] = top
+            score = _option_score(
+                base, top, denominator, new_trump, rest, new_pool, need, depth, mem, deadline
+            )
+            meta[TOP] = base
+            if score < 0.0:
+                return np.int64(score)
+            if score > best:
+                chosen, best = option, score
+    top, denominator, new_trump, rest, new_pool = _push_option(
+        chosen, hand, deck, disc, trump, abil, pool, merge, keep, stack, base
+    )
+    if top < 0:
+        return STACK_FULL
+    meta[TOP] = top
+    bits = meta[BITS]
+    lone = scratch[depth, 0]
+    total = np.zeros(DIST_WIDTH)
+    i = base
+    while i < top:
+        weight = stack[i] / denominator
+        end = i + 2 + CHOICE * stack[i + 1]
+        meta[LOOKUPS] += stack[i + 1]
+        i += 2
+        pick, pick_score = i, -1.0  # the best choice for ``need``, the first on ties
+        if need >= 0:
+            j = i
+            while j < end:
+                h, d, x, won = stack[j], stack[j + 1], stack[j + 2], stack[j + 3]
+                k = need - won
+                value = 0.0
+                if k >= 0:
+                    if rest & CHANGES_SUITS == 0 and h & (h - 1) == 0 and h != 0:
+                        lone[:] = 0.0
+                        _fold_last_card(lone, h, d, x, new_trump, rest, 0)
+                        value = lone[k]
+                    else:
+                        row = _known(h, d, x, new_trump, rest, new_pool, table, bits)
+                        if row < 0:
+                            row = _decide(h, d, x, new_trump, rest, new_pool, depth + 1, mem, deadline)
+                            if row < 0:
+                                return row
+                        value = vals[row, k]
+                if value > pick_score:
+                    pick, pick_score = j, value
+                j += CHOICE
+        h, d, x, won = stack[pick], stack[pick + 1], stack[pick + 2], stack[pick + 3]
+        i = end
+        row = _dist(h, d, x, new_trump, rest, new_pool, need - won, depth + 1, mem, deadline)
+        if row < 0:
+            return row
+        for j in range(DIST_WIDTH - won):
+            total[j + won] += weight * dvals[row, j]
+    meta[TOP] = base
+    row = meta[DROWS]
+    if row >= meta[DROW_LIMIT]:
+        return DIST_FULL
+    slot = _find(dtable, k0, k1, dbits)
+    dtable[slot, 0] = k0 | (row << K0_BITS)
+    dtable[slot, 1] = k1
+    dvals[row, :] = total
+    meta[DROWS] = row + 1
+    return row
+
+
 # --- the solver ---------------------------------------------------------------------
+
+
+def _packed(abil, pool) -> tuple[int, int]:
+    """Ability counts and the Politics pool as the kernel's 4-bit fields."""
+    if max(abil) > 15 or len(pool) > 15:
+        raise ValueError(f"abilities {abil} or pool {pool} too large for 4-bit counts")
+    packed_pool = 0
+    for suit in pool:
+        packed_pool += 1 << (4 * suit)
+    return abil[0] | abil[1] << 4 | abil[2] << 8 | abil[3] << 12, packed_pool
 
 
 def _give_back(held: list) -> None:
@@ -781,6 +961,7 @@ class FastKingdomSolver(KingdomSolver):
         self._meta[NEXT_CLOCK] = CLOCK_EVERY  # small searches never read the clock
         self._scratch = np.zeros((initial_depth, 3, WIDTH), dtype=np.float64)
         self._stack = np.zeros(initial_stack, dtype=np.int64)
+        self._new_distribution_memo()
         self._held = [0]  # bytes counted against the memory cap, given back when freed
         weakref.finalize(self, _give_back, self._held)
         self._account()
@@ -795,12 +976,21 @@ class FastKingdomSolver(KingdomSolver):
         self._vals = np.zeros((limit + 1, WIDTH), dtype=np.float64)
         self._vals[TERMINAL_ROW, 0] = 1.0
         self._meta[[ROWS, BITS, ROW_LIMIT, TOP]] = 1, 12, limit + 1, 0
+        self._new_distribution_memo()
         self._account()
         self._remember_addresses()
 
     def state_count(self) -> int:
         """How many states the memos hold (the compiled table plus the reference's)."""
         return int(self._meta[ROWS]) - 1 + len(self.memo)
+
+    def _new_distribution_memo(self, bits: int = 10) -> None:
+        """An empty memo for :meth:`distribution` (row 0: no more wins, for sure)."""
+        self._dtable = np.full((1 << bits, 2), -1, dtype=np.int64)
+        limit = int(LOAD * (1 << bits))
+        self._dvals = np.zeros((limit + 1, DIST_WIDTH), dtype=np.float64)
+        self._dvals[TERMINAL_ROW, 0] = 1.0
+        self._meta[[DROWS, DBITS, DROW_LIMIT]] = 1, bits, limit + 1
 
     @property
     def lookups(self) -> int:
@@ -815,12 +1005,7 @@ class FastKingdomSolver(KingdomSolver):
             return TERMINAL
         if not (abil[0] or abil[1] or abil[3]) and not hand & (hand - 1):
             return super().decide(hand, deck, disc, trump, abil, pool)  # closed form, no memo
-        packed_abil = abil[0] | abil[1] << 4 | abil[2] << 8 | abil[3] << 12
-        packed_pool = 0
-        for suit in pool:
-            packed_pool += 1 << (4 * suit)
-        if max(abil) > 15 or len(pool) > 15:
-            raise ValueError(f"abilities {abil} or pool {pool} too large for 4-bit counts")
+        packed_abil, packed_pool = _packed(abil, pool)
         deadline = -1.0 if self.deadline is None else self.deadline
         before = int(self._meta[EXPANSIONS])
         try:
@@ -832,14 +1017,39 @@ class FastKingdomSolver(KingdomSolver):
                     )
                     if row >= 0:
                         return tuple(self._vals[row].tolist())
-                    if row == TIMEOUT:
-                        raise TimeLimitExceeded
-                    if row == INTERRUPTED:
-                        raise KeyboardInterrupt
-                    self._grow(row)
+                    self._raise_or_grow(row)
         finally:
             self.stats.expansions += int(self._meta[EXPANSIONS]) - before
             self.stats.states = self.state_count()
+
+    def distribution(self, hand, deck, disc, trump, abil, pool, need):
+        """P(j more wins) under the policy optimal for ``need`` (the reference's
+        ``distribution``), compiled in float vector mode."""
+        if self.exact or not self.canonical:
+            return super().distribution(hand, deck, disc, trump, abil, pool, need)
+        if not hand:
+            return (self.one,)
+        packed_abil, packed_pool = _packed(abil, pool)
+        deadline = -1.0 if self.deadline is None else self.deadline
+        with kernel_running():
+            while True:
+                self._meta[TOP] = 0
+                row = _dist(hand, deck, disc, trump, packed_abil, packed_pool, need, 0, self._mem, deadline)
+                if row >= 0:
+                    break
+                self._raise_or_grow(row)
+        values = self._dvals[row].tolist()
+        while len(values) > 1 and values[-1] == 0.0:
+            values.pop()
+        return tuple(values)
+
+    def _raise_or_grow(self, status: int) -> None:
+        """Raise for a spent budget or a Ctrl-C, else enlarge what the kernel ran out of."""
+        if status == TIMEOUT:
+            raise TimeLimitExceeded
+        if status == INTERRUPTED:
+            raise KeyboardInterrupt
+        self._grow(status)
 
     def _grow(self, status: int) -> None:
         """Enlarge what the kernel ran out of."""
@@ -858,6 +1068,19 @@ class FastKingdomSolver(KingdomSolver):
             vals[:used] = self._vals[:used]
             self._table, self._vals = table, vals
             self._meta[BITS], self._meta[ROW_LIMIT] = bits, limit + 1
+        elif status == DIST_FULL:
+            bits = int(self._meta[DBITS]) + 1
+            limit = int(LOAD * (1 << bits))
+            growth = 16 * (1 << bits) + 8 * DIST_WIDTH * (limit + 1)
+            reserve(growth)
+            self._held[0] += growth
+            table = np.full((1 << bits, 2), -1, dtype=np.int64)
+            _rehash(self._dtable, table, bits)
+            vals = np.zeros((limit + 1, DIST_WIDTH), dtype=np.float64)
+            used = int(self._meta[DROWS])
+            vals[:used] = self._dvals[:used]
+            self._dtable, self._dvals = table, vals
+            self._meta[DBITS], self._meta[DROW_LIMIT] = bits, limit + 1
         elif status == STACK_FULL:
             self._stack = np.zeros(max(2 * len(self._stack), 1024), dtype=np.int64)
         elif status == TOO_DEEP:
@@ -870,6 +1093,7 @@ class FastKingdomSolver(KingdomSolver):
     def _account(self) -> None:
         """Settle the bytes counted against the memory cap to the arrays held now."""
         size = self._table.nbytes + self._vals.nbytes + self._scratch.nbytes + self._stack.nbytes
+        size += self._dtable.nbytes + self._dvals.nbytes
         if size > self._held[0]:
             reserve(size - self._held[0])
         else:
@@ -888,4 +1112,8 @@ class FastKingdomSolver(KingdomSolver):
             len(self._scratch),
             self._stack.ctypes.data,
             len(self._stack),
+            self._dtable.ctypes.data,
+            len(self._dtable),
+            self._dvals.ctypes.data,
+            len(self._dvals),
         )
