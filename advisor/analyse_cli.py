@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console, Group
@@ -14,10 +14,12 @@ from rich.text import Text
 
 from search.game import TourConfig
 from search.infra import mean_interval, process_pool
-from search.tours import DealAnalysis, analyse_deal
 
 from .options import check_seed, check_workers
 from .tables import progress_bar
+
+if TYPE_CHECKING:  # hindsight loads CP-SAT (ortools), which only this command's run needs
+    from search.tours import DealAnalysis
 
 WAYS = (("blind", "blind (advisor)"), ("known", "hands known"), ("clairvoyant", "clairvoyant"))
 
@@ -46,6 +48,8 @@ def analyse(
     check_workers(workers)
     config = TourConfig(short=short)
     seeds = list(range(seed, seed + deals))
+    from search.tours import analyse_deal  # loads CP-SAT (ortools): only this command needs it
+
     results: list[DealAnalysis] = []
     with progress_bar(deals, "deals", enabled=not as_json and deals > 1) as tick:
         if workers == 1 or deals == 1:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from .advice import COLUMNS, Chance, VisitAdvice, advise_visit
 from .batch import BatchError, BatchInterrupted, run_batch
-from .hindsight import DealAnalysis, analyse_deal
 from .moves import (
     AmbiguousPilesError,
     Move,
@@ -19,6 +18,17 @@ from .moves import (
 from .registry import FIRST_EDITION_POLICIES, POLICIES, make_policy
 from .simulate import SimulationResult
 from .supporters import score_best_action
+
+_LAZY = {"DealAnalysis": "hindsight", "analyse_deal": "hindsight"}
+"""Names loaded on first use: hindsight loads CP-SAT, which no one-shot question needs."""
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "advise_visit",

@@ -430,7 +430,7 @@ def estimate_options(position: Position, seconds: float | None) -> list[tuple[Op
         for card in position.hand.of_suit(position.waiting.suit) or position.hand:
             labelled.append((Option("answer", card=card), ("answer", card.index)))
     else:
-        for label, _ in make_solver().options(hand, deck, disc, trump, abil, pool):
+        for label in make_solver().option_labels(hand, deck, disc, trump, abil, pool):
             labelled.append((option_of_label(label), label))
     positions, labels = [position] * len(labelled), [label for _, label in labelled]
     results = estimate_all(positions, seconds, labels, OPTION_PLAYOUTS)

@@ -197,8 +197,7 @@ def choose_option(solver: KingdomSolver, state: tuple, still: int, first: bool, 
         if solver.worth(still, *plan) < 0.5:
             return ("D",)
     label, best_value = None, None
-    for option, outcomes in solver.options(*plan):
-        value = solver.option_worth(outcomes, still)
+    for option, value in solver.option_worths(still, *plan):
         if best_value is None or value > best_value:
             label, best_value = option, value
     return label
@@ -225,9 +224,7 @@ def _military_pays(solver: KingdomSolver, state: tuple, plan: tuple, still: int,
         hand, deck, disc, trump, abil, pool = state
         after = (hand, deck, disc, trump, (1, 0, abil[HEARTS], abil[SPADES]), pool if abil[SPADES] else ())
         known[key] = any(
-            solver.option_worth(outcomes, still) > without + 1e-12
-            for label, outcomes in solver.options(*after)
-            if label == ("C",)
+            worth > without + 1e-12 for label, worth in solver.option_worths(still, *after) if label == ("C",)
         )
     return known[key]
 
@@ -276,9 +273,10 @@ def estimate_kingdom(
     fallback: str = SEARCH,
 ):
     """Monte Carlo estimate of ``position``'s chance with a fallback policy: runs for about
-    ``seconds`` more (None: a second; at least ``min_playouts`` playouts). The search
-    fallback is tried first, for up to :data:`SEARCH_SHARE` of the time; if its exact search
-    cannot finish that, the rule fallback plays instead (the result names the policy).
+    ``seconds`` more (None: a second), never past them but for one playout. The search
+    fallback is tried first: if it cannot finish ``min_playouts`` playouts in
+    :data:`SEARCH_SHARE` of the time, the rule fallback plays instead for the rest of it
+    (the result names the policy and its number of playouts).
     ``solver`` plans the choices; pass one to share its memo between estimates. ``forced``:
     the first decision (see :func:`play_policy`); playout i sees the same cards whatever it
     is, so estimates of different first decisions compare with common random numbers."""
@@ -298,10 +296,27 @@ def estimate_kingdom(
         wins = _search_playouts(solver, playout, min_playouts, budget, budget_end)
         if wins is not None:
             return estimate_from_wins(position, wins, started, solver.state_count(), SEARCH)
-    wins = []
-    while len(wins) < min_playouts or time.perf_counter() < budget_end:
-        wins.append(playout(len(wins), RULE))
+    wins = _rule_playouts(solver, playout, budget_end)
     return estimate_from_wins(position, wins, started, solver.state_count(), RULE)
+
+
+def _rule_playouts(solver, playout, budget_end: float) -> list[int]:
+    """Playouts of the rule fallback until ``budget_end``, and one at least whatever the
+    clock says (an estimate needs a playout; the result states how many it had). A playout
+    cut off by the clock is dropped."""
+    wins: list[int] = []
+    solver.deadline = budget_end
+    try:
+        while time.perf_counter() < budget_end:
+            wins.append(playout(len(wins), RULE))
+    except BudgetExceeded as error:
+        if isinstance(error, MemoryLimitExceeded):
+            solver.reset()
+    finally:
+        solver.deadline = None
+    if not wins:
+        wins.append(playout(0, RULE))
+    return wins
 
 
 BATCH = 25

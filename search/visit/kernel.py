@@ -93,7 +93,7 @@ from ..infra import (
     release,
     reserve,
 )
-from .reference import MAX_NEED, KingdomSolver
+from .reference import MAX_NEED, TIE, KingdomSolver
 
 WIDTH = MAX_NEED + 1
 LOAD = 0.6
@@ -856,7 +856,7 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
             meta[TOP] = base
             if score < 0.0:
                 return np.int64(score)
-            if score > best:
+            if score > best + TIE:  # ties (within rounding) to the first, as the reference
                 chosen, best = option, score
     top, denominator, new_trump, rest, new_pool = _push_option(
         chosen, hand, deck, disc, trump, abil, pool, merge, keep, stack, base
@@ -892,7 +892,7 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
                             if row < 0:
                                 return row
                         value = vals[row, k]
-                if value > pick_score:
+                if value > pick_score + TIE:
                     pick, pick_score = j, value
                 j += CHOICE
         h, d, x, won = stack[pick], stack[pick + 1], stack[pick + 2], stack[pick + 3]
@@ -914,7 +914,74 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
     return row
 
 
+@njit(cache=True)
+def _option_vector(option, hand, deck, disc, trump, abil, pool, depth, mem, deadline, acc):
+    """``acc`` = the value vector of one option at a DECIDE node (``KingdomSolver.option_value``,
+    summed in its order): 0, UNUSABLE where the option cannot be taken, or a negative
+    status. The root's options, asked once each, without walking their outcomes in Python."""
+    table, vals, meta, scratch, stack = _views(mem)
+    disc, pool = _normalise(hand, deck, disc, abil, pool)
+    merge = not _reshuffle_possible(hand, deck, disc, abil)
+    keep = 0 if merge else -1
+    base = meta[TOP]
+    top, denominator, new_trump, rest, new_pool = _push_option(
+        option, hand, deck, disc, trump, abil, pool, merge, keep, stack, base
+    )
+    if top == UNUSABLE:
+        return UNUSABLE
+    if top < 0:
+        return STACK_FULL
+    meta[TOP] = top
+    bits = meta[BITS]
+    choice = scratch[depth, 2]
+    acc[:] = 0.0
+    i = base
+    while i < top:
+        weight = stack[i] / denominator
+        end = i + 2 + CHOICE * stack[i + 1]
+        meta[LOOKUPS] += stack[i + 1]
+        i += 2
+        choice[:] = 0.0
+        while i < end:
+            h, d, x, won = stack[i], stack[i + 1], stack[i + 2], stack[i + 3]
+            i += CHOICE
+            if rest & CHANGES_SUITS == 0 and h & (h - 1) == 0 and h != 0:
+                _fold_last_card(choice, h, d, x, new_trump, rest, won)
+                continue
+            row = _known(h, d, x, new_trump, rest, new_pool, table, bits)
+            if row < 0:
+                row = _decide(h, d, x, new_trump, rest, new_pool, depth + 1, mem, deadline)
+                if row < 0:
+                    return row
+            _max_into(choice, vals, row, won)
+        for k in range(WIDTH):
+            acc[k] += weight * choice[k]
+    meta[TOP] = base
+    return 0
+
+
+DECIDE_CALL, DIST_CALL, OPTION_CALL = 0, 1, 2
+
+
+@njit(cache=True)
+def _enter(call, option, hand, deck, disc, trump, abil, pool, need, depth, mem, deadline, acc):
+    """The one entry from Python: a DECIDE node's row (``_decide``), a distribution's row
+    (``_dist``) or one option's vector (``_option_vector``). One entry point means one
+    compiled library to load from numba's cache (each entry point loads its own copy).
+    ``depth`` is 0, passed in: a literal argument to a recursive kernel makes numba compile a
+    second version of it, whose cached copy crashed on loading."""
+    if call == DECIDE_CALL:
+        return _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline)
+    if call == DIST_CALL:
+        return _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline)
+    return _option_vector(option, hand, deck, disc, trump, abil, pool, depth, mem, deadline, acc)
+
+
 # --- the solver ---------------------------------------------------------------------
+
+
+_LABELS = {DEBATE: ("debate",), DIPLOMACY: ("H",), MILITARY: ("C",), COMMERCE: ("D",)}
+_LABELS.update({POLITICS + suit: ("S", suit) for suit in range(4)})
 
 
 def _packed(abil, pool) -> tuple[int, int]:
@@ -947,10 +1014,12 @@ class FastKingdomSolver(KingdomSolver):
         initial_bits: int = 12,
         initial_stack: int = 1 << 16,
         initial_depth: int = MAX_DEPTH,
+        initial_dist_bits: int = 10,
         **options,
     ) -> None:
-        """Options as for KingdomSolver; the table (2**initial_bits slots), work stack
-        and depth start at these sizes and grow on demand."""
+        """Options as for KingdomSolver; the table (2**initial_bits slots), work stack,
+        depth and distribution table (2**initial_dist_bits slots) start at these sizes and
+        grow on demand."""
         super().__init__(**options)
         self._table = np.full((1 << initial_bits, 2), -1, dtype=np.int64)
         limit = int(LOAD * (1 << initial_bits))
@@ -961,7 +1030,8 @@ class FastKingdomSolver(KingdomSolver):
         self._meta[NEXT_CLOCK] = CLOCK_EVERY  # small searches never read the clock
         self._scratch = np.zeros((initial_depth, 3, WIDTH), dtype=np.float64)
         self._stack = np.zeros(initial_stack, dtype=np.int64)
-        self._new_distribution_memo()
+        self._new_distribution_memo(initial_dist_bits)
+        self._acc = np.zeros(WIDTH)  # an option's vector, from the kernel
         self._held = [0]  # bytes counted against the memory cap, given back when freed
         weakref.finalize(self, _give_back, self._held)
         self._account()
@@ -1012,8 +1082,9 @@ class FastKingdomSolver(KingdomSolver):
             with kernel_running():
                 while True:
                     self._meta[TOP] = 0
-                    row = _decide(
-                        hand, deck, disc, trump, packed_abil, packed_pool, 0, self._mem, deadline
+                    row = _enter(
+                        DECIDE_CALL, 0, hand, deck, disc, trump, packed_abil, packed_pool, 0, 0,
+                        self._mem, deadline, self._acc,
                     )
                     if row >= 0:
                         return tuple(self._vals[row].tolist())
@@ -1034,7 +1105,10 @@ class FastKingdomSolver(KingdomSolver):
         with kernel_running():
             while True:
                 self._meta[TOP] = 0
-                row = _dist(hand, deck, disc, trump, packed_abil, packed_pool, need, 0, self._mem, deadline)
+                row = _enter(
+                    DIST_CALL, 0, hand, deck, disc, trump, packed_abil, packed_pool, need, 0,
+                    self._mem, deadline, self._acc,
+                )
                 if row >= 0:
                     break
                 self._raise_or_grow(row)
@@ -1042,6 +1116,39 @@ class FastKingdomSolver(KingdomSolver):
         while len(values) > 1 and values[-1] == 0.0:
             values.pop()
         return tuple(values)
+
+    def option_values(self, hand, deck, disc, trump, abil, pool):
+        """Every option at a DECIDE node as ``(label, value vector)``, in the order of
+        ``options``; compiled in float vector mode, so that no outcome is walked in Python."""
+        if self.exact or not self.canonical:
+            return super().option_values(hand, deck, disc, trump, abil, pool)
+        packed_abil, packed_pool = _packed(abil, pool)
+        deadline = -1.0 if self.deadline is None else self.deadline
+        acc = self._acc
+        result = []
+        with kernel_running():
+            for option in range(COMMERCE + 1):
+                while True:
+                    self._meta[TOP] = 0
+                    status = _enter(
+                        OPTION_CALL, option, hand, deck, disc, trump, packed_abil, packed_pool, 0, 0,
+                        self._mem, deadline, acc,
+                    )
+                    if status >= 0 or status == UNUSABLE:
+                        break
+                    self._raise_or_grow(status)
+                if status == 0:
+                    result.append((_LABELS[option], tuple(acc.tolist())))
+        return result
+
+    def option_worths(self, need, hand, deck, disc, trump, abil, pool):
+        """Every option's worth for ``need`` more wins, from the compiled option values."""
+        if self.exact or not self.canonical:
+            return super().option_worths(need, hand, deck, disc, trump, abil, pool)
+        return [
+            (label, self.component(value, need))
+            for label, value in self.option_values(hand, deck, disc, trump, abil, pool)
+        ]
 
     def _raise_or_grow(self, status: int) -> None:
         """Raise for a spent budget or a Ctrl-C, else enlarge what the kernel ran out of."""

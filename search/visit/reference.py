@@ -53,6 +53,8 @@ from .suitpatterns import (
     signature_table,
 )
 
+TIE = 1e-12
+"""Float values this close are ties for the policies (see ``KingdomSolver.tie``)."""
 MAX_NEED = 8
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 BYTE = 0xFF
@@ -114,6 +116,9 @@ class KingdomSolver:
         self.zero = Fraction(0) if exact else 0.0
         self.memo: dict = {}
         self.dist_memo: dict = {}
+        # policies break ties to the first option or choice; with floats, values within
+        # rounding of each other are ties (the compiled kernel sums some in another order)
+        self.tie = 0 if exact else TIE
         self.signatures = signature_table()
         self.stats = SolverStats()
 
@@ -310,7 +315,7 @@ class KingdomSolver:
         chosen, best = None, None
         for _, outcomes in self.options(hand, deck, disc, trump, abil, pool):
             score = self.component(self.option_value(outcomes, None), need)
-            if best is None or score > best:
+            if best is None or score > best + self.tie:
                 chosen, best = outcomes, score
         total: list = []
         for weight, choices in chosen:
@@ -331,7 +336,7 @@ class KingdomSolver:
         best_choice, best = None, None
         for won, state in choices:
             score = self.component(self.decide(*state), need - won)
-            if best is None or score > best:
+            if best is None or score > best + self.tie:
                 best_choice, best = (won, state), score
         return best_choice
 
@@ -364,52 +369,88 @@ class KingdomSolver:
                 acc = [a + weight * v for a, v in zip(acc, best)]
         return tuple(acc)
 
-    def options(self, hand, deck, disc, trump, abil, pool):
-        """Every option at a DECIDE node as ``(label, outcomes)``; outcomes are
-        ``(probability, choices)`` and choices ``(won, successor state)``.
+    def option_worths(self, need, hand, deck, disc, trump, abil, pool) -> list[tuple]:
+        """Every option at a DECIDE node as ``(label, what it is worth for need more wins)``,
+        in the order of :meth:`options` (the policy helpers of :mod:`search.visit.estimate`)."""
+        return [
+            (label, self.option_worth(outcomes, need))
+            for label, outcomes in self.options(hand, deck, disc, trump, abil, pool)
+        ]
 
-        Labels: ``("debate",)``, ``("H",)``, ``("C",)``, ``("D",)``, ``("S", new trump)``.
-        """
+    def option_values(self, hand, deck, disc, trump, abil, pool):
+        """Every option at a DECIDE node as ``(label, value vector)``, in the order of
+        :meth:`options`."""
+        if disc and not self.reshuffle_possible(hand, deck, disc, abil):
+            disc = 0
+        if not abil[SPADES]:
+            pool = ()
+        return [
+            (label, self.option_value(outcomes, None))
+            for label, outcomes in self.options(hand, deck, disc, trump, abil, pool)
+        ]
+
+    def option_labels(self, hand, deck, disc, trump, abil, pool) -> list[tuple]:
+        """The options open at a DECIDE node, in order: ``("debate",)``, ``("H",)``,
+        ``("S", new trump)`` for each pooled suit, ``("C",)``, ``("D",)``."""
+        labels = [("debate",)]
+        if abil[HEARTS] and diplomacy_usable(hand, trump):
+            labels.append(("H",))
+        if abil[SPADES]:
+            labels.extend(("S", suit) for suit in sorted(set(pool)) if politics_usable(suit, trump))
+        if abil[CLUBS] and military_usable(hand, deck, disc):
+            labels.append(("C",))
+        if abil[DIAMONDS]:
+            labels.append(("D",))
+        return labels
+
+    def options(self, hand, deck, disc, trump, abil, pool):
+        """Every option at a DECIDE node as ``(label, outcomes)`` (labels as
+        :meth:`option_labels`); outcomes are ``(probability, choices)`` and choices
+        ``(won, successor state)``."""
         merge = not self.reshuffle_possible(hand, deck, disc, abil)
         # Once the deck cannot run out it never can again, so successors forget the discards.
         keep = 0 if merge else FULL
         disc &= keep
-        result = [(("debate",), self.debate_outcomes(hand, deck, disc, trump, abil, pool, merge))]
-        if abil[HEARTS] and diplomacy_usable(hand, trump):
-            trumps = hand & SUIT_MASKS[trump]
-            state = (hand & ~trumps, deck, (disc | trumps) & keep, trump, _less(abil, HEARTS), pool)
-            result.append((("H",), [(self.one, [(False, state)])]))
-        if abil[SPADES]:
-            rest = _less(abil, SPADES)
-            for suit in sorted(set(pool)):
-                if politics_usable(suit, trump):
-                    new_pool = list(pool)
-                    new_pool.remove(suit)
-                    new_pool = tuple(sorted(new_pool + [trump]))
-                    state = (hand, deck, disc, suit, rest, new_pool)
-                    result.append((("S", suit), [(self.one, [(False, state)])]))
-        if abil[CLUBS] and military_usable(hand, deck, disc):
-            count = military_draws(hand)
-            rest = _less(abil, CLUBS)
-            outcomes = [
-                (w, [(False, (h, d, x, trump, rest, pool))])
-                for w, h, d, x in self.draws(hand, deck, disc, count)
-            ]
-            result.append((("C",), outcomes))
-        if abil[DIAMONDS]:
-            rest = _less(abil, DIAMONDS)
-            outcomes = []
-            for w, h, d, x in self.draws(hand, deck, disc, COMMERCE_DRAWS):
-                if commerce_discard_count(h.bit_count()) == h.bit_count():  # R3: the whole hand
-                    choices = [(False, (0, d, (x | h) & keep, trump, rest, pool))]
-                else:
-                    choices = [
-                        (False, (h & ~pair, d, (x | pair) & keep, trump, rest, pool))
-                        for pair in (discard_pairs(h, d | x) if merge else all_pairs(h))
-                    ]
-                outcomes.append((w, choices))
-            result.append((("D",), outcomes))
+        result = []
+        for label in self.option_labels(hand, deck, disc, trump, abil, pool):
+            kind = label[0]
+            if kind == "debate":
+                outcomes = self.debate_outcomes(hand, deck, disc, trump, abil, pool, merge)
+            elif kind == "H":
+                trumps = hand & SUIT_MASKS[trump]
+                state = (hand & ~trumps, deck, (disc | trumps) & keep, trump, _less(abil, HEARTS), pool)
+                outcomes = [(self.one, [(False, state)])]
+            elif kind == "S":
+                suit = label[1]
+                new_pool = list(pool)
+                new_pool.remove(suit)
+                new_pool = tuple(sorted(new_pool + [trump]))
+                state = (hand, deck, disc, suit, _less(abil, SPADES), new_pool)
+                outcomes = [(self.one, [(False, state)])]
+            elif kind == "C":
+                rest = _less(abil, CLUBS)
+                outcomes = [
+                    (w, [(False, (h, d, x, trump, rest, pool))])
+                    for w, h, d, x in self.draws(hand, deck, disc, military_draws(hand))
+                ]
+            else:
+                outcomes = self._commerce_outcomes(hand, deck, disc, trump, _less(abil, DIAMONDS), pool, merge, keep)
+            result.append((label, outcomes))
         return result
+
+    def _commerce_outcomes(self, hand, deck, disc, trump, rest, pool, merge, keep):
+        """Commerce: each draw of two, with every two-card discard after it (R3)."""
+        outcomes = []
+        for w, h, d, x in self.draws(hand, deck, disc, COMMERCE_DRAWS):
+            if commerce_discard_count(h.bit_count()) == h.bit_count():  # R3: the whole hand
+                choices = [(False, (0, d, (x | h) & keep, trump, rest, pool))]
+            else:
+                choices = [
+                    (False, (h & ~pair, d, (x | pair) & keep, trump, rest, pool))
+                    for pair in (discard_pairs(h, d | x) if merge else all_pairs(h))
+                ]
+            outcomes.append((w, choices))
+        return outcomes
 
     def draws(self, hand, deck, disc, count):
         """Outcomes of drawing ``count`` cards: (probability, hand, deck, discard); R1

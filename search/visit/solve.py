@@ -27,9 +27,17 @@ from .position import (
 from .reference import KingdomSolver
 from .solvers import make_solver
 
+EXACT_SHARE = 0.5
+"""The share of a time limit the exact search may take; an estimate takes the rest."""
+QUICK_SECONDS = 0.3
+"""How long the pure-Python solver may try a search with no drawing ability before the
+compiled kernel takes over (loading numba and the kernel costs about 0.8 s)."""
 
-def root_options(solver: KingdomSolver, position: Position) -> list[tuple[Option, tuple, list]]:
-    """Each option at the root: (option, value vector over needs, its outcomes or None)."""
+
+def root_options(solver: KingdomSolver, position: Position) -> list[tuple[Option, tuple, list | None]]:
+    """Each option at the root: (option, value vector over needs, its outcomes or None).
+    Between debates the options are valued by the solver (compiled, for floats) and their
+    outcomes are not listed: the distribution is then asked of the root itself."""
     hand, deck, disc, trump, abil, pool = root_state(position)
     if position.discarding:
         result = []
@@ -49,11 +57,8 @@ def root_options(solver: KingdomSolver, position: Position) -> list[tuple[Option
             value = solver.child_value(won, *state, None)
             result.append((Option("answer", card=card), value, [(solver.one, [(won, state)])]))
         return result
-    result = []
-    for label, outcomes in solver.options(hand, deck, disc, trump, abil, pool):
-        result.append((option_of_label(label), solver.option_value(outcomes, None), outcomes))
-    return result
-
+    values = solver.option_values(hand, deck, disc, trump, abil, pool)
+    return [(option_of_label(label), value, None) for label, value in values]
 
 
 def solve_kingdom(
@@ -62,11 +67,17 @@ def solve_kingdom(
     time_limit: float | None = None,
     solver: KingdomSolver | None = None,
 ) -> KingdomResult:
-    """Solve ``position`` exactly; past ``time_limit`` seconds, estimate by Monte Carlo."""
+    """Solve ``position`` exactly within :data:`EXACT_SHARE` of ``time_limit`` seconds; past
+    it (or the memory cap), estimate by Monte Carlo in the rest of the time."""
     position.validate()
     started = time.perf_counter()
-    deadline = started + time_limit if time_limit is not None else None
+    deadline = started + EXACT_SHARE * time_limit if time_limit is not None else None
     if solver is None:
+        counts = position.abilities.counts
+        if not exact and not (counts[0] or counts[1]):  # nothing draws: usually small
+            quick = _quick(position, started, deadline)
+            if quick is not None:
+                return quick
         solver = make_solver(exact, deadline)
     else:
         solver.deadline = deadline
@@ -75,9 +86,23 @@ def solve_kingdom(
     except BudgetExceeded as error:
         if isinstance(error, MemoryLimitExceeded):
             solver.reset()  # the estimate needs the room
-        return estimate_kingdom(position, seconds=time_limit, started=started)
+        left = None if time_limit is None else max(0.0, started + time_limit - time.perf_counter())
+        return estimate_kingdom(position, seconds=left, started=started)
     finally:
         solver.deadline = None
+
+
+def _quick(position: Position, started: float, deadline: float | None) -> KingdomResult | None:
+    """The result from the pure-Python reference solver if it finishes within
+    :data:`QUICK_SECONDS`, else None: a small search is done before the compiled kernel
+    would have loaded (numba and the kernel take about a second). Both give the same
+    numbers (tests/test_fastkernel.py)."""
+    limit = started + QUICK_SECONDS
+    solver = KingdomSolver(deadline=limit if deadline is None else min(limit, deadline))
+    try:
+        return solve_exact(solver, position, started)
+    except BudgetExceeded:
+        return None
 
 
 def solve_exact(solver: KingdomSolver, position: Position, started: float) -> KingdomResult:
@@ -90,10 +115,15 @@ def solve_exact(solver: KingdomSolver, position: Position, started: float) -> Ki
     for index, (_, value, _) in enumerate(evaluated):
         score = solver.component(value, need)
         vectors.append(value)
-        if best_score is None or score > best_score:
+        if best_score is None or score > best_score + solver.tie:
             best_index, best_score = index, score
     needs = tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
-    distribution = _distribution(solver, evaluated[best_index][2], need, position.wins)
+    outcomes = evaluated[best_index][2]
+    if outcomes is None:  # between debates: the root's own distribution, same policy and ties
+        part = solver.distribution(*root_state(position), need)
+        distribution = _shifted(part, position.wins)
+    else:
+        distribution = _distribution(solver, outcomes, need, position.wins)
     chance = solver.component(needs, need)
     options = tuple((opt, float(solver.component(v, need))) for opt, v, _ in evaluated)
     return KingdomResult(
@@ -119,6 +149,14 @@ def _distribution(solver: KingdomSolver, outcomes, need: int, wins: int) -> tupl
             total.extend([0.0] * (offset + len(part) - len(total)))
         for j, p in enumerate(part):
             total[offset + j] += float(weight * p)
+    while len(total) > 1 and total[-1] == 0:
+        total.pop()
+    return tuple(total)
+
+
+def _shifted(part: tuple, wins: int) -> tuple[float, ...]:
+    """P(final wins = j) from P(j more wins) after ``wins`` already won."""
+    total = [0.0] * wins + [float(p) for p in part]
     while len(total) > 1 and total[-1] == 0:
         total.pop()
     return tuple(total)
