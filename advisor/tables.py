@@ -19,11 +19,20 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from search.game import CardSet, Ruler, Suit, TourState
+from search.game import CardSet, Ruler, Suit, TourState, wins_debate
 from search.tours import COLUMNS, Chance, Move, MoveAdvice, SimulationResult, VisitAdvice
 from search.visit import KingdomResult, Position
 
-from .notation import card_str, cards_str, cards_text, ruler_str, ruler_text, suit_str, suit_text
+from .notation import (
+    card_str,
+    card_text,
+    cards_str,
+    cards_text,
+    ruler_str,
+    ruler_text,
+    suit_str,
+    suit_text,
+)
 
 
 def deal_view(
@@ -241,10 +250,10 @@ def mini_bar(p: float, width: int = 3, ascii: bool = False) -> str:
 
 
 def _chance_cell(chance: Chance, best: bool, ascii: bool) -> Text:
-    # ASCII output is often read without colour, so there the best cell also carries a '*'.
+    # Colour is not always seen (no colour, colour blindness): the best cell carries a '*'.
     text = chance_text(chance, ascii)
     style = BEST_STYLE if best else ("yellow" if chance.kind != "exact" else "")
-    mark = "*" if best and ascii else " "
+    mark = "*" if best else " "
     return Text.assemble((f"{text:>4}", style), mark, (mini_bar(chance.value, ascii=ascii), "cyan"))
 
 
@@ -308,7 +317,7 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
     )
     table.add_column("#", justify="right")
     table.add_column("ruler")
-    table.add_column("wins", justify="right")
+    table.add_column("target", justify="right")
     for column in COLUMNS:
         table.add_column(_column_title(column, ascii), justify="left", no_wrap=True)
     best = {
@@ -327,10 +336,9 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
             *cells,
         )
     legend = Text(
-        "wins: the target. Chances of exactly the target with best play: no ability, each "
-        "Jack alone, all four Jacks, and all: Jacks and unused supporters. "
-        + ("* marks" if ascii else "Green marks")
-        + " the best of each column.",
+        "target: the wins the kingdom needs. Chances of exactly the target with best play: no "
+        "ability, each Jack alone, all four Jacks, and all: Jacks and unused supporters. "
+        "* marks the best of each column.",
         style="dim",
     )
     parts = [head, table, legend]
@@ -489,4 +497,146 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
     parts.append(table)
     parts.append(_wins_table(advice.distribution, ascii))
     parts.append(Text(f"{advice.seconds:.2f} s", style="dim"))
+    return Group(*parts)
+
+
+# --- coach: what now, at the table ---------------------------------------------------------
+
+COACH_ROWS = 10
+"""Options the coach lists; the rest are summed up as "N more"."""
+
+
+def play_text(move: Move) -> str:
+    """A move as the player types it at the coach's prompt, e.g. ``JS 3 KS`` (ASCII)."""
+    option = move.option
+    if option.kind == "debate":
+        return "debate"
+    if option.kind == "answer":
+        return card_str(option.card, ascii=True)
+    if option.kind == "discard":
+        return cards_str(option.cards, ascii=True)
+    text = "J" + option.suit.letter
+    if move.swap_with is not None:
+        text += f" {move.swap_with}"
+    if move.source is not None:
+        text += " " + ruler_str(move.source, ascii=True)
+    return text
+
+
+def estimate_mark(ascii: bool) -> str:
+    """The one mark of an estimate: ``≈``, or ``~`` in ASCII."""
+    return "~" if ascii else "≈"
+
+
+def supporter_gain(move: Move, moves: Sequence[Move]) -> float | None:
+    """What a supporter's option gains over the best free option (None if none is free)."""
+    free = [m.chance for m in moves if m.source is None]
+    return move.chance - max(free) if free else None
+
+
+def _option_gloss(move: Move, moves: Sequence[Move], advice: MoveAdvice, tour: TourState, ascii: bool) -> str:
+    option = move.option
+    if option.kind == "debate":
+        return "debate now"
+    if option.kind == "answer":
+        waiting = advice.position.waiting
+        won = waiting is not None and wins_debate(waiting, option.card, advice.position.trump)
+        return f"answer {card_str(option.card, ascii)}: " + ("wins" if won else "loses")
+    if option.kind == "discard":
+        return "discard " + cards_str(option.cards, ascii)
+    who = ruler_str(move.source, ascii) if move.source is not None else "J" + suit_str(option.suit, ascii)
+    text = f"{option.suit.ability} ({who})"
+    if move.swap_with is not None:
+        text += " brings " + ruler_str(tour.rulers[move.swap_with - 1], ascii)
+    if move.source is not None:
+        gain = supporter_gain(move, moves)
+        mark = estimate_mark(ascii) if move.estimate else ""
+        worth = "no free option" if gain is None else (
+            "no gain" if gain <= 1e-9 else f"{mark}+{100 * gain:.1f}%")
+        text += f": 1 pt for {worth}"
+    return text
+
+
+def _interval_text(interval: tuple[float, float] | None) -> str:
+    if interval is None:
+        return ""
+    low, high = interval
+    return f"{100 * low:.1f}-{100 * high:.1f}%"
+
+
+def coach_move_view(
+    advice: MoveAdvice,
+    moves: Sequence[Move],
+    tour: TourState,
+    ascii: bool = False,
+    note: str | None = None,
+    rows: int = COACH_ROWS,
+) -> Group:
+    """The coach's view of a decision: the position, the advice (the first option, which
+    is the prompt's default), the options in the coach's order (``moves``) with the play to
+    type, the top ``rows`` of them and how many more; ``note`` explains a first option that
+    is not the likeliest (best for the final score). Fits 80 columns."""
+    position = advice.position
+    head = Text.assemble(
+        f"Kingdom {advice.kingdom}: ", ruler_text(advice.ruler, ascii),
+        " rules, trump ", suit_text(position.trump, ascii),
+        f", target {position.target}, won so far {position.wins}",
+    )
+    hand = Text.assemble("Hand ", cards_text(position.hand, ascii))
+    if position.waiting is not None:
+        hand.append("   ruler's card ")
+        hand.append_text(card_text(position.waiting, ascii))
+        hand.append(" waits")
+    first = moves[0]
+    estimated = any(m.estimate for m in moves)
+    mark = estimate_mark(ascii)
+    best = Text.assemble(
+        ("Advice: ", "bold"), (play_text(first), BEST_STYLE + " bold"),
+        f", {_option_gloss(first, moves, advice, tour, ascii)}, chance ",
+        (percent_text(first.chance, first.estimate, ascii), "bold"),
+    )
+    parts: list = [head, hand, best]
+    if note:
+        parts.append(Text(note))
+    table = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold")
+    table.add_column("")
+    table.add_column("play", no_wrap=True)
+    table.add_column("option", no_wrap=True)
+    table.add_column("chance", justify="right", no_wrap=True)
+    table.add_column("loss", justify="right", no_wrap=True)
+    if estimated:
+        table.add_column("95% CI", no_wrap=True)
+    top = first.chance
+    for index, move in enumerate(moves[:rows]):
+        loss = top - move.chance
+        cells = [
+            "*" if index == 0 else "",
+            Text(play_text(move), style=BEST_STYLE if index == 0 else ""),
+            _option_gloss(move, moves, advice, tour, ascii),
+            percent_text(move.chance, move.estimate, ascii),
+            "" if loss <= 1e-12 else (mark if move.estimate or first.estimate else "") + _percent(loss).strip(),
+        ]
+        if estimated:
+            cells.append(_interval_text(move.interval))
+        table.add_row(*cells)
+    parts.append(table)
+    if len(moves) > rows:
+        parts.append(Text(f"  ... and {len(moves) - rows} more: any legal play can be typed"))
+    legend = "* the advice: Enter plays it. loss: its chance less the option's."
+    if any(m.source is not None for m in moves):
+        legend += " A supporter's ability costs its point (§5): the gain is over the best free option."
+    parts.append(Text(legend, style="dim"))
+    if estimated:
+        parts.append(
+            Text(
+                f"{mark} estimate: the exact search ran out of time (--time-limit), so chances come "
+                "from playouts of a fallback policy (95% CI); best play does at least as well.",
+                style="yellow",
+            )
+        )
+    spread = ", ".join(
+        f"{wins}: {percent_text(p, advice.chance.estimate, ascii)}"
+        for wins, p in enumerate(advice.distribution) if p >= 0.005
+    )
+    parts.append(Text(f"Wins at the end, best play for the target: {spread}.   {advice.seconds:.2f} s", style="dim"))
     return Group(*parts)
