@@ -592,7 +592,7 @@ def parse_play(text: str, visit: VisitState):
         if is_ability:
             raise ValueError(
                 f"the ruler's {waiting} waits for your answer: abilities are used only between "
-                "debates (§4); answer with a card"
+                "debates; answer with a card"
             )
         if len(words) > 1:
             raise ValueError(f"answer with one card, got {quote(text)}")
@@ -677,7 +677,7 @@ def _check_politics(visit: VisitState, target: int | None) -> None:
     if ruler.suit is visit.trump:
         raise ValueError(
             f"Politics cannot bring {ruler.ascii()} from kingdom {target}: its suit is the trump "
-            f"here ({trump}), and Politics must change the trump (§4); {allowed}"
+            f"here ({trump}), and Politics must change the trump; {allowed}"
         )
 
 
@@ -766,7 +766,7 @@ def visit_end_text(before, visit: VisitState, after, ascii: bool) -> str:
         else:
             lines.append(
                 f"{ruler_str(ruler, ascii)} joins you as a supporter: its {ruler.suit.ability} once, "
-                "for the rest of the tour (using it costs its point, §5)."
+                "for the rest of the tour (using it costs its point)."
             )
     else:
         lines.append(f"Kingdom {visit.position} lost: {visit.wins} debates won, the target was {visit.target}.")
@@ -820,9 +820,9 @@ def visit_history(session: Session, ascii: bool = True) -> list[dict]:
             ended = after.last_visit
             current["ruler"] = ruler_str(ended.ruler, ascii)
             current["outcome"] = (
-                f"won, {ended.wins} of {ended.target}" if ended.succeeded
-                else f"lost, {ended.wins} won, target {ended.target}"
-                + ("" if after.tour.failed else " (paid for, R7)")
+                f"won ({ended.wins} of {ended.target})" if ended.succeeded
+                else f"lost ({ended.wins} win{'s' if ended.wins != 1 else ''})"
+                + ("" if after.tour.failed else ", paid for (R7)")
             )
             current["done"] = True
     return visits
@@ -849,12 +849,8 @@ def review_view(session: Session, ascii: bool = False) -> Group:
     for visit in visit_history(session, ascii):
         where = "kingdom not chosen yet" if visit["position"] is None else (
             f"kingdom {visit['position']} ({visit['ruler']}, target {visit['target']})")
-        table = Table(
-            title=f"Visit {visit['number']}: {where}: {visit['outcome']}",
-            title_justify="left",
-            box=box.ASCII if ascii else box.SIMPLE_HEAD,
-            show_edge=False,
-        )
+        parts.append(Text(f"Visit {visit['number']}: {where}: {visit['outcome']}", style="bold"))
+        table = Table(box=box.ASCII if ascii else box.SIMPLE_HEAD, show_edge=False)
         table.add_column("#", justify="right")
         table.add_column("decision")
         table.add_column("advice")

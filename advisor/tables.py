@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -186,6 +187,8 @@ def _distribution_table(result: KingdomResult) -> Table:
 # --- advise: which kingdom ---------------------------------------------------------------
 
 COLUMN_TITLES = {"none": "none", "jacks": "Jacks", "all": "all"}
+ASCII_SIMPLE_HEAD = box.Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
+"""rich's SIMPLE_HEAD drawn in ASCII: a rule under the header, no other lines."""
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 BEST_STYLE = "bold green"
 
@@ -254,7 +257,7 @@ def _chance_cell(chance: Chance, best: bool, ascii: bool) -> Text:
     text = chance_text(chance, ascii)
     style = BEST_STYLE if best else ("yellow" if chance.kind != "exact" else "")
     mark = "*" if best else " "
-    return Text.assemble((f"{text:>4}", style), mark, (mini_bar(chance.value, ascii=ascii), "cyan"))
+    return Text.assemble((f"{text:>4}", style), mark, (mini_bar(chance.value, width=2, ascii=ascii), "cyan"))
 
 
 def advice_reason(advice: VisitAdvice, ascii: bool = False) -> str:
@@ -309,7 +312,7 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
         if used:
             head.append(" (used " + " ".join(ruler_str(r, ascii) for r in used) + ")")
     table = Table(
-        box=box.ASCII2 if ascii else box.SIMPLE_HEAD,
+        box=ASCII_SIMPLE_HEAD if ascii else box.SIMPLE_HEAD,
         padding=(0, 0),
         pad_edge=False,
         show_edge=False,
@@ -548,20 +551,26 @@ def _option_gloss(move: Move, moves: Sequence[Move], advice: MoveAdvice, tour: T
     text = f"{option.suit.ability} ({who})"
     if move.swap_with is not None:
         text += " brings " + ruler_str(tour.rulers[move.swap_with - 1], ascii)
-    if move.source is not None:
-        gain = supporter_gain(move, moves)
-        mark = estimate_mark(ascii) if move.estimate else ""
-        worth = "no free option" if gain is None else (
-            "no gain" if gain <= 1e-9 else f"{mark}+{100 * gain:.1f}%")
-        text += f": 1 pt for {worth}"
     return text
 
 
+def _spends(move: Move, moves: Sequence[Move], ascii: bool) -> str:
+    """A supporter's option: the point it costs (§5) and its gain over the best free option."""
+    if move.source is None:
+        return ""
+    gain = supporter_gain(move, moves)
+    mark = estimate_mark(ascii) if move.estimate else ""
+    if gain is None:
+        return "1 pt: only way"
+    return "1 pt: no gain" if gain <= 1e-9 else f"1 pt: {mark}+{100 * gain:.1f}%"
+
+
 def _interval_text(interval: tuple[float, float] | None) -> str:
+    """A 95% interval in whole percents, rounded outwards (never narrower than it is)."""
     if interval is None:
         return ""
     low, high = interval
-    return f"{100 * low:.1f}-{100 * high:.1f}%"
+    return f"{math.floor(100 * low + 1e-9)}-{math.ceil(100 * high - 1e-9)}%"
 
 
 def coach_move_view(
@@ -594,6 +603,7 @@ def coach_move_view(
         ("Advice: ", "bold"), (play_text(first), BEST_STYLE + " bold"),
         f", {_option_gloss(first, moves, advice, tour, ascii)}, chance ",
         (percent_text(first.chance, first.estimate, ascii), "bold"),
+        f", spends {_spends(first, moves, ascii)}" if first.source is not None else "",
     )
     parts: list = [head, hand, best]
     if note:
@@ -606,6 +616,9 @@ def coach_move_view(
     table.add_column("loss", justify="right", no_wrap=True)
     if estimated:
         table.add_column("95% CI", no_wrap=True)
+    supporters = any(m.source is not None for m in moves[:rows])
+    if supporters:
+        table.add_column("spends", no_wrap=True)
     top = first.chance
     for index, move in enumerate(moves[:rows]):
         loss = top - move.chance
@@ -614,17 +627,19 @@ def coach_move_view(
             Text(play_text(move), style=BEST_STYLE if index == 0 else ""),
             _option_gloss(move, moves, advice, tour, ascii),
             percent_text(move.chance, move.estimate, ascii),
-            "" if loss <= 1e-12 else (mark if move.estimate or first.estimate else "") + _percent(loss).strip(),
+            "" if loss <= 1e-12 else f"{mark if move.estimate or first.estimate else ''}{100 * loss:.1f}%",
         ]
         if estimated:
             cells.append(_interval_text(move.interval))
+        if supporters:
+            cells.append(_spends(move, moves, ascii))
         table.add_row(*cells)
     parts.append(table)
     if len(moves) > rows:
         parts.append(Text(f"  ... and {len(moves) - rows} more: any legal play can be typed"))
     legend = "* the advice: Enter plays it. loss: its chance less the option's."
     if any(m.source is not None for m in moves):
-        legend += " A supporter's ability costs its point (§5): the gain is over the best free option."
+        legend += " spends: a supporter used loses its point; the gain is over the best free option."
     parts.append(Text(legend, style="dim"))
     if estimated:
         parts.append(
@@ -638,5 +653,5 @@ def coach_move_view(
         f"{wins}: {percent_text(p, advice.chance.estimate, ascii)}"
         for wins, p in enumerate(advice.distribution) if p >= 0.005
     )
-    parts.append(Text(f"Wins at the end, best play for the target: {spread}.   {advice.seconds:.2f} s", style="dim"))
+    parts.append(Text(f"Wins at the end with best play: {spread} ({advice.seconds:.2f} s)", style="dim"))
     return Group(*parts)
