@@ -309,15 +309,18 @@ class Coach:
 
     # --- advice, once a position ---------------------------------------------------------
 
-    def _advice_for(self, session: Session, label: str, compute: Callable[[], Advised]) -> Advised:
+    def _advice_for(self, session: Session, label: str | None, compute: Callable[[], Advised]) -> Advised:
         """The advice for the position ``session`` stands at: computed the first time, with
         a spinner, then kept (a typo, 'help', 'state' or an undo back here reuse it)."""
         key = _position_key(session)
         advised = self._advised.get(key)
         if advised is None:
             self._warm_up(session.config.first_edition)
-            with tables.spinner(label):
+            if label is None:  # the computation shows its own progress
                 advised = compute()
+            else:
+                with tables.spinner(label):
+                    advised = compute()
             if len(self._advised) >= 64:  # a tour has a few hundred positions; keep the latest
                 self._advised.pop(next(iter(self._advised)))
             self._advised[key] = advised
@@ -350,9 +353,8 @@ class Coach:
         advised = None
         default = str(tour.unvisited[0])
         if self.advice:
-            advised = self._advice_for(
-                session, "advising: which kingdom", lambda: self._kingdom_advice(tour, hand)
-            )
+            label = "advising: which kingdom" if tour.config.first_edition else None
+            advised = self._advice_for(session, label, lambda: self._kingdom_advice(tour, hand))
             default = advised.default
 
         def parse(text: str) -> list[dict]:
@@ -383,7 +385,8 @@ class Coach:
                 lambda position: {"best": best, "default": best, "costs": costs,
                                   "played": costs.get(str(position))},
             )
-        result = advise_visit(tour, hand, time_limit=self.time_limit)
+        with tables.advise_progress(tour, self.ascii) as progress:  # a bar, as `advise` shows
+            result = advise_visit(tour, hand, time_limit=self.time_limit, progress=progress)
         view = tables.advise_view(result, tour, self.ascii)
         best = result.recommended.position
         chances = {str(k.position): k.chance("all").value for k in result.kingdoms}
@@ -431,7 +434,11 @@ class Coach:
         note = None
         by_score = score_best_action(tour, visit)
         first = moves[0]
-        if by_score is not None and first.source is not None and by_score.source is None:
+        # The payoff search knows Diplomacy and Politics only (search.tours.supporters): where
+        # the likeliest play spends a supporter on one of them and it would keep the point
+        # instead, that is its reason. Any other difference is the smaller model's, not a reason.
+        if (by_score is not None and first.source is not None and by_score.source is None
+                and first.option.suit in (Suit.HEARTS, Suit.SPADES)):
             keep = next((m for m in moves if _same_play(_action_of(m, visit), by_score, visit)), None)
             if keep is not None and keep is not first:
                 moves.remove(keep)
