@@ -437,7 +437,7 @@ class Coach:
         # The payoff search knows Diplomacy and Politics only (search.tours.supporters): where
         # the likeliest play spends a supporter on one of them and it would keep the point
         # instead, that is its reason. Any other difference is the smaller model's, not a reason.
-        if (by_score is not None and first.source is not None and by_score.source is None
+        if (by_score is not None and first.source is not None and getattr(by_score, "source", None) is None
                 and first.option.suit in (Suit.HEARTS, Suit.SPADES)):
             keep = next((m for m in moves if _same_play(_action_of(m, visit), by_score, visit)), None)
             if keep is not None and keep is not first:

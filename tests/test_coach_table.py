@@ -367,3 +367,88 @@ def test_refusals_name_the_rule_in_play() -> None:
     with pytest.raises(ValueError, match="a discard is expected"):
         coach.parse_play("d", drawn)
     assert coach.parse_play("d", visit) == Debate()
+
+
+def _late_visit(hand: str, position: int, wins: str, discard: str, supporter):
+    """A visit late on: every Jack used, ``supporter`` won earlier and face up."""
+    from dataclasses import replace
+
+    from search.game.rules import new_visit
+    from search.game.tour import tour_between_visits
+    from tests.helpers import STANDARD_LAYOUT
+
+    layout = [None if r == supporter else r for r in STANDARD_LAYOUT]
+    tour = tour_between_visits(layout, unused=[supporter])
+    cards, scoring, thrown = CardSet.parse(hand), CardSet.parse(wins), CardSet.parse(discard)
+    visit = new_visit(cards, position, position, tuple(layout), supporters=(supporter,))
+    visit = replace(visit, jacks=frozenset(), scoring=scoring, discard=thrown,
+                    deck=CardSet.full() - cards - scoring - thrown)
+    return tour, visit
+
+
+def test_the_final_score_line_appears_only_with_its_reason_and_its_play_is_the_default() -> None:
+    """Issue 18: kingdom 2 (Q♥, target 2), 6♦ A♥ in hand, one win, every Jack used, Q♠ face
+    up: Politics through Q♠ is likelier (91% against 86.5% for a debate, exact), but not
+    worth Q♠'s point to the final score. The debate is shown first, is the default, and a
+    'Best for the final score' line says why; with the Jack of spades unused no supporter is
+    involved and no such line appears."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from search.game.cards import Ruler
+
+    tour, visit = _late_visit("6D AH", 2, "7C", "3H 8H", Ruler("Q", Suit.SPADES))
+    console = Console(width=80, record=True, color_system=None)
+    player = coach.Coach(Path("unused.json"), console, input, time_limit=30.0, ascii=True)
+    advised = player._move_advice(SimpleNamespace(tour=tour, visit=visit))
+    console.print(advised.view)
+    text = console.export_text()
+    assert advised.default == "debate"
+    assert re.search(r"^\*\s+debate\s", text, re.MULTILINE)
+    flat = " ".join(text.split())
+    assert "Best for the final score: debate, not JS" in flat and "QS would spend its point" in flat
+    record = advised.record(coach.parse_play("debate", visit))
+    assert record["by_score"] and record["default"] == "debate" and record["played"] == record["chance"]
+
+    jack = replace(visit, jacks=frozenset({Suit.SPADES}))
+    advised = player._move_advice(SimpleNamespace(tour=tour, visit=jack))
+    console = Console(width=80, record=True, color_system=None)
+    console.print(advised.view)
+    text = console.export_text()
+    assert "final score" not in text and advised.default.startswith("JS")
+
+
+def _reviewed(session, ascii: bool = True) -> str:
+    console = Console(width=80, record=True, color_system=None)
+    console.print(coach.review_view(session, ascii))
+    return console.export_text()
+
+
+def test_the_review_never_charges_for_the_coachs_own_default_and_marks_estimates() -> None:
+    """Issue 18: a play equal to the prompt's default costs nothing in the review, even where
+    the table ranked another option higher; a cost from estimates carries '~' (or says
+    'noise' inside the estimate's interval); an unfinished tour is titled so; --ascii draws
+    no Unicode."""
+    from advisor.session import Session
+
+    session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
+    session = session.append({"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
+    session = session.append({"type": "kingdom", "position": 1, "advice": {
+        "best": 1, "default": 1, "chances": {"1": 0.9, "2": 0.5}, "estimated": ["1"], "played": 0.9}})
+    advice = {"best": "JH", "default": "debate", "chance": 0.99, "played": 0.95}
+    session = session.append({"type": "action", "action": {"kind": "debate"}, "advice": advice})
+    session = session.append({"type": "card", "card": "AS"})
+    estimated = {"best": "7S", "default": "7S", "chance": 0.9, "played": 0.7, "estimate": True,
+                 "interval": [0.85, 0.95], "played_interval": [0.6, 0.8]}
+    session = session.append({"type": "action", "action": {"kind": "answer", "card": "4S"},
+                              "advice": estimated})
+    text = _reviewed(session)
+    assert text.isascii() and "final score" not in text
+    assert "Review: tour unfinished (visit 1 under way), score so far 0" in text
+    debate = next(line for line in text.splitlines() if "| debate" in line)
+    assert debate.rstrip().endswith("|") or "%" not in debate  # the default: not charged
+    assert "~20.00%" in text
+    noisy = {**estimated, "played": 0.86}
+    session = session.undo().append({"type": "action", "action": {"kind": "answer", "card": "4S"},
+                                     "advice": noisy})
+    assert "noise" in _reviewed(session)
