@@ -269,6 +269,7 @@ class Coach:
                 cards = parse_cards(text)
                 if len(cards) != 1:
                     raise ValueError(f"the ruler turns up one card, got {len(cards)}: {quote(text)}")
+                _check_unseen(visit, cards[0])
                 return [{"type": "card", "card": cards[0].ascii()}]
 
             return Prompt("Which card did the ruler turn up", None, reveal)
@@ -284,6 +285,8 @@ class Coach:
                     f"{ability} draws {pending} more card{'s' if pending > 1 else ''} now, "
                     f"got {len(cards)}: {quote(text)}"
                 )
+            for card in cards:
+                _check_unseen(visit, card)
             return [{"type": "card", "card": card.ascii()} for card in cards]
 
         if pending > 1:
@@ -521,6 +524,22 @@ class Coach:
     def refuse(self, error: Exception | str) -> None:
         """A refused answer: its reason, on one line."""
         self.say(f"[red]{escape(' '.join(str(error).split()))}[/red]")
+
+
+def _check_unseen(visit: VisitState, card) -> None:
+    """A card that turns up comes from the deck: not one in view (R1: the discard pile
+    returns only once the deck is empty)."""
+    if card in visit.deck:
+        return
+    where = (
+        "is in your hand" if card in visit.hand
+        else "lies in the scoring pile (won cards never return, R1)" if card in visit.scoring
+        else "lies in the discard pile, which returns only once the deck is empty (R1)"
+        if card in visit.discard
+        else "is the ruler's card waiting" if card == visit.waiting
+        else "is not in the deck"
+    )
+    raise ValueError(f"{card.ascii()} {where}: it cannot turn up now")
 
 
 def _position_key(session: Session) -> str:

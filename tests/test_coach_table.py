@@ -187,8 +187,8 @@ def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(tmp_path
     # Part 2, advice on: the rest of visit 1 (won), visit 2 lost at once by Diplomacy.
     output = io.StringIO()
     typos = {
-        "decide": ["zz"],
-        "reveal": ["9S"],
+        "decide": ["zz", "help", "state"],
+        "reveal": ["9S", "2C"],  # not a card; one in your hand
         "answer": ["d"],
         "hand": ["AH AH 3H 4H 5H 6H 7H 8H"],
         "kingdom": ["1"],  # won already
@@ -210,7 +210,9 @@ def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(tmp_path
     kinds = {kind for kind, *_ in first.log + second.log}
     assert {"rulers", "hand", "kingdom", "decide", "draw", "discard", "reveal", "answer", "end"} <= kinds
     assert not any(first.typos.values()) and not any(second.typos.values())
-    for reason in ("'zz' is not a play here", "9S", "a debate can start only between debates",
+    assert text.count("Loading the compiled search") == 1 and "At any prompt: 'help'" in text
+    assert "Kingdoms: 1* KD (target 2), 2 KC (target 4)" in text  # 'state' in the loop
+    for reason in ("'zz' is not a play here", "9S", "2C is in your hand: it cannot turn up", "a debate can start only between debates",
                    "appears twice", "kingdom 1 (won already)", "the tour is over"):
         assert reason in " ".join(text.split()), reason
     # Typos cost no search: each position was searched once (the spies saw no repeat).
