@@ -537,9 +537,10 @@ def _check_unseen(visit: VisitState, card) -> None:
         else "lies in the discard pile, which returns only once the deck is empty (R1)"
         if card in visit.discard
         else "is the ruler's card waiting" if card == visit.waiting
-        else "is not in the deck"
+        else None
     )
-    raise ValueError(f"{card.ascii()} {where}: it cannot turn up now")
+    where = f" {where}, not in the deck" if where else " is not in the deck"
+    raise ValueError(f"{card.ascii()}{where}: it cannot turn up now")
 
 
 def _position_key(session: Session) -> str:

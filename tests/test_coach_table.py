@@ -212,7 +212,7 @@ def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(tmp_path
     assert not any(first.typos.values()) and not any(second.typos.values())
     assert text.count("Loading the compiled search") == 1 and "At any prompt: 'help'" in text
     assert "Kingdoms: 1* KD (target 2), 2 KC (target 4)" in text  # 'state' in the loop
-    for reason in ("'zz' is not a play here", "9S", "2C is in your hand: it cannot turn up", "a debate can start only between debates",
+    for reason in ("'zz' is not a play here", "9S", "2C is in your hand, not in the deck", "a debate can start only between debates",
                    "appears twice", "kingdom 1 (won already)", "the tour is over"):
         assert reason in " ".join(text.split()), reason
     # Typos cost no search: each position was searched once (the spies saw no repeat).
