@@ -387,6 +387,7 @@ class Coach:
                 view, str(best),
                 lambda position: {"best": best, "default": best, "costs": costs,
                                   "played": costs.get(str(position))},
+                (f"Advice: kingdom {best}.",),
             )
         with tables.advise_progress(tour, self.ascii) as progress:  # a bar, as `advise` shows
             result = advise_visit(tour, hand, time_limit=self.time_limit, progress=progress)
@@ -489,7 +490,7 @@ class Coach:
             best = describe(ranked[0].action)
             return {"best": best, "default": best, "cost": ranked[0].cost, "played": played}
 
-        return Advised(view, default, record)
+        return Advised(view, default, record, (f"Advice: {default}.",) if ranked else ())
 
     # --- prompts ---------------------------------------------------------------------
 

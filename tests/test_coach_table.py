@@ -242,6 +242,10 @@ def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(tmp_path
     assert len(unadvised) == 4 and review.count("unadvised") == 4
     assert "Visit 1: kingdom 1 (KD, target 2): won (2 of 2)" in review
     assert "Visit 2: kingdom 3 (KH, target 6): lost (0 wins)" in review
+    advised = [e["advice"] for e in decisions if "advice" in e]
+    assert advised and all(a["default"] == a["best"] for a in advised)  # saved as shown
+    assert all(isinstance(a.get("estimate"), bool) for a in advised if "chance" in a)
+    assert all(isinstance(a.get("estimated"), list) for a in advised if "chances" in a)
     assert "| JD " in review and "| JC " in review and "| AH 3H " in review  # as typed
     assert time.perf_counter() - started < 90
 
