@@ -322,7 +322,7 @@ class Coach:
             if label is None:  # the computation shows its own progress
                 advised = compute()
             else:
-                with tables.spinner(label):
+                with tables.spinner(label, ascii=self.ascii):
                     advised = compute()
             if len(self._advised) >= 64:  # a tour has a few hundred positions; keep the latest
                 self._advised.pop(next(iter(self._advised)))
@@ -340,7 +340,7 @@ class Coach:
         self._warm = True
         self.say(WARM_UP)
         started = time.perf_counter()
-        with tables.spinner("loading the compiled search"):
+        with tables.spinner("loading the compiled search", ascii=self.ascii):
             warm_up()
             if first_edition:
                 from search.firstedition import FastFirstEditionSolver

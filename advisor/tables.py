@@ -114,13 +114,14 @@ def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Calla
 
 
 @contextmanager
-def spinner(label: str, enabled: bool = True) -> Iterator[None]:
-    """A transient rich spinner on stderr, if a terminal, while a computation runs."""
+def spinner(label: str, enabled: bool = True, ascii: bool = False) -> Iterator[None]:
+    """A transient rich spinner on stderr, if a terminal, while a computation runs (drawn
+    with ``-\\|/`` with ``ascii``)."""
     console = Console(stderr=True)
     if not enabled or not console.is_terminal:
         yield
         return
-    with console.status(label):
+    with console.status(label, spinner="line" if ascii else "dots"):
         yield
 
 
@@ -385,10 +386,11 @@ def advise_progress(
     if not enabled or not console.is_terminal:
         yield lambda done, total, column, position: None
         return
+    bar = () if ascii else (BarColumn(bar_width=20),)  # rich draws its bars in Unicode only
     columns = (
-        SpinnerColumn(),
+        SpinnerColumn("line" if ascii else "dots"),
         TextColumn("{task.description}"),
-        BarColumn(bar_width=20),
+        *bar,
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
