@@ -237,7 +237,7 @@ def chance_text(chance: Chance, ascii: bool = False) -> str:
     >>> chance_text(Chance(0.92, bound=True, floor=0.92)), chance_text(Chance(0.997, bound=True))
     ('≥92%', '≥99%')
     """
-    if chance.kind != "bound":
+    if chance.kind != "bound" or chance.value >= 1 - 1e-9:  # a bound of 1 is the chance
         return percent_text(chance.value, chance.estimate, ascii)
     text = "99%" if 0.995 <= chance.value < 1 - 1e-9 else percent_text(chance.value)
     return (">=" if ascii else "≥") + text
