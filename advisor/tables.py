@@ -356,7 +356,7 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
                 style="yellow",
             )
         )
-    if any(c.kind == "bound" for k in advice.kingdoms for c in k.chances):
+    if any(c.kind == "bound" and c.value < 1 - 1e-9 for k in advice.kingdoms for c in k.chances):
         mark = ">=" if ascii else "≥"
         parts.append(
             Text(
