@@ -11,8 +11,14 @@ rulers on positions 1..n) and the events that happened since, in order:
   ``{"kind": "discard", "cards": ["3C", "5D"]}``;
 - ``{"type": "card", "card": "7H"}``: a chance outcome, the card revealed or drawn.
 
-``kingdom`` and ``action`` events may carry an ``"advice"`` dict (the best option, its chance,
-the chance of what was played) for the review; replay ignores it.
+``kingdom`` and ``action`` events may carry an ``"advice"`` dict for the review; replay ignores
+it. Its fields: ``best`` (the option shown first) and ``default`` (the prompt's default, the
+same option; older files lack it), ``chance`` and ``played`` (the chances of the best and of
+what was played; a kingdom's ``chances`` by position), ``estimate`` (either chance is a Monte
+Carlo estimate; a kingdom's ``estimated`` positions), ``interval`` and ``played_interval``
+(their 95% intervals), ``by_score`` (the first option is the best for the final score, not
+the likeliest); first edition: ``cost`` or ``costs`` in expected reputation. An event without
+advice was played with ``--no-advice``.
 
 The tour is always recomputed by replaying the log through the rules engine's checked doors
 (:func:`search.game.rules.apply_action`, :func:`search.game.rules.apply_chance`,
@@ -207,6 +213,23 @@ def _check_advice(advice: Any) -> None:
     best = advice.get("best")
     if best is not None and (isinstance(best, bool) or not isinstance(best, int | str)):
         raise SessionError(f"advice 'best' must be a kingdom or a play, got {_brief(best)}")
+    default = advice.get("default")
+    if default is not None and (isinstance(default, bool) or not isinstance(default, int | str)):
+        raise SessionError(f"advice 'default' must be a kingdom or a play, got {_brief(default)}")
+    for key in ("estimate", "by_score"):
+        if advice.get(key) is not None and not isinstance(advice[key], bool):
+            raise SessionError(f"advice {key!r} must be true or false, got {_brief(advice[key])}")
+    for key in ("interval", "played_interval"):
+        value = advice.get(key)
+        if value is not None and not (
+            isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value)
+        ):
+            raise SessionError(f"advice {key!r} must be two numbers or null, got {_brief(value)}")
+    estimated = advice.get("estimated")
+    if estimated is not None and not (
+        isinstance(estimated, list) and all(isinstance(v, str) for v in estimated)
+    ):
+        raise SessionError(f"advice 'estimated' must list kingdoms like '3', got {_brief(estimated)}")
     for key in ("played", "chance", "cost"):
         if advice.get(key) is not None and not _number(advice[key]):
             raise SessionError(f"advice {key!r} must be a number or null, got {_brief(advice[key])}")
@@ -426,6 +449,21 @@ class Session:
             raise SessionError(str(error)) from None
         self._replayed.append(state)
         return state
+
+    def walk(self):
+        """Each event with the states before and after it, in order: ``(index, event,
+        before, after)``; ``after`` is None for an event the rules refuse (it is then
+        skipped), so even a hand-edited file can be listed."""
+        setup, tour = self._setup()
+        state = Replayed(tour)
+        for index, event in enumerate(self.events):
+            try:
+                after = _step(setup, state, _check_event(event))
+            except (SessionError, IllegalActionError, NotationError):
+                yield index, event, state, None
+                continue
+            yield index, event, state, after
+            state = after
 
     def append(self, event: dict) -> Session:
         """A new session with ``event`` appended, if legal; raises SessionError otherwise."""

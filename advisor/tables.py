@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -19,11 +20,20 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from search.game import CardSet, Ruler, Suit, TourState
+from search.game import CardSet, Ruler, Suit, TourState, wins_debate
 from search.tours import COLUMNS, Chance, Move, MoveAdvice, SimulationResult, VisitAdvice
 from search.visit import KingdomResult, Position
 
-from .notation import card_str, cards_str, cards_text, ruler_str, ruler_text, suit_str, suit_text
+from .notation import (
+    card_str,
+    card_text,
+    cards_str,
+    cards_text,
+    ruler_str,
+    ruler_text,
+    suit_str,
+    suit_text,
+)
 
 
 def deal_view(
@@ -104,13 +114,14 @@ def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Calla
 
 
 @contextmanager
-def spinner(label: str, enabled: bool = True) -> Iterator[None]:
-    """A transient rich spinner on stderr, if a terminal, while a computation runs."""
+def spinner(label: str, enabled: bool = True, ascii: bool = False) -> Iterator[None]:
+    """A transient rich spinner on stderr, if a terminal, while a computation runs (drawn
+    with ``-\\|/`` with ``ascii``)."""
     console = Console(stderr=True)
     if not enabled or not console.is_terminal:
         yield
         return
-    with console.status(label):
+    with console.status(label, spinner="line" if ascii else "dots"):
         yield
 
 
@@ -177,6 +188,8 @@ def _distribution_table(result: KingdomResult) -> Table:
 # --- advise: which kingdom ---------------------------------------------------------------
 
 COLUMN_TITLES = {"none": "none", "jacks": "Jacks", "all": "all"}
+ASCII_SIMPLE_HEAD = box.Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
+"""rich's SIMPLE_HEAD drawn in ASCII: a rule under the header, no other lines."""
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 BEST_STYLE = "bold green"
 
@@ -224,7 +237,7 @@ def chance_text(chance: Chance, ascii: bool = False) -> str:
     >>> chance_text(Chance(0.92, bound=True, floor=0.92)), chance_text(Chance(0.997, bound=True))
     ('≥92%', '≥99%')
     """
-    if chance.kind != "bound":
+    if chance.kind != "bound" or chance.value >= 1 - 1e-9:  # a bound of 1 is the chance
         return percent_text(chance.value, chance.estimate, ascii)
     text = "99%" if 0.995 <= chance.value < 1 - 1e-9 else percent_text(chance.value)
     return (">=" if ascii else "≥") + text
@@ -241,11 +254,11 @@ def mini_bar(p: float, width: int = 3, ascii: bool = False) -> str:
 
 
 def _chance_cell(chance: Chance, best: bool, ascii: bool) -> Text:
-    # ASCII output is often read without colour, so there the best cell also carries a '*'.
+    # Colour is not always seen (no colour, colour blindness): the best cell carries a '*'.
     text = chance_text(chance, ascii)
     style = BEST_STYLE if best else ("yellow" if chance.kind != "exact" else "")
-    mark = "*" if best and ascii else " "
-    return Text.assemble((f"{text:>4}", style), mark, (mini_bar(chance.value, ascii=ascii), "cyan"))
+    mark = "*" if best else " "
+    return Text.assemble((f"{text:>4}", style), mark, (mini_bar(chance.value, width=2, ascii=ascii), "cyan"))
 
 
 def advice_reason(advice: VisitAdvice, ascii: bool = False) -> str:
@@ -300,7 +313,7 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
         if used:
             head.append(" (used " + " ".join(ruler_str(r, ascii) for r in used) + ")")
     table = Table(
-        box=box.ASCII2 if ascii else box.SIMPLE_HEAD,
+        box=ASCII_SIMPLE_HEAD if ascii else box.SIMPLE_HEAD,
         padding=(0, 0),
         pad_edge=False,
         show_edge=False,
@@ -308,7 +321,7 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
     )
     table.add_column("#", justify="right")
     table.add_column("ruler")
-    table.add_column("wins", justify="right")
+    table.add_column("target", justify="right")
     for column in COLUMNS:
         table.add_column(_column_title(column, ascii), justify="left", no_wrap=True)
     best = {
@@ -327,10 +340,9 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
             *cells,
         )
     legend = Text(
-        "wins: the target. Chances of exactly the target with best play: no ability, each "
-        "Jack alone, all four Jacks, and all: Jacks and unused supporters. "
-        + ("* marks" if ascii else "Green marks")
-        + " the best of each column.",
+        "target: the wins the kingdom needs. Chances of exactly the target with best play: no "
+        "ability, each Jack alone, all four Jacks, and all: Jacks and unused supporters. "
+        "* marks the best of each column.",
         style="dim",
     )
     parts = [head, table, legend]
@@ -344,7 +356,7 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
                 style="yellow",
             )
         )
-    if any(c.kind == "bound" for k in advice.kingdoms for c in k.chances):
+    if any(c.kind == "bound" and c.value < 1 - 1e-9 for k in advice.kingdoms for c in k.chances):
         mark = ">=" if ascii else "≥"
         parts.append(
             Text(
@@ -374,10 +386,11 @@ def advise_progress(
     if not enabled or not console.is_terminal:
         yield lambda done, total, column, position: None
         return
+    bar = () if ascii else (BarColumn(bar_width=20),)  # rich draws its bars in Unicode only
     columns = (
-        SpinnerColumn(),
+        SpinnerColumn("line" if ascii else "dots"),
         TextColumn("{task.description}"),
-        BarColumn(bar_width=20),
+        *bar,
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
@@ -489,4 +502,158 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
     parts.append(table)
     parts.append(_wins_table(advice.distribution, ascii))
     parts.append(Text(f"{advice.seconds:.2f} s", style="dim"))
+    return Group(*parts)
+
+
+# --- coach: what now, at the table ---------------------------------------------------------
+
+COACH_ROWS = 10
+"""Options the coach lists; the rest are summed up as "N more"."""
+
+
+def play_text(move: Move) -> str:
+    """A move as the player types it at the coach's prompt, e.g. ``JS 3 KS`` (ASCII)."""
+    option = move.option
+    if option.kind == "debate":
+        return "debate"
+    if option.kind == "answer":
+        return card_str(option.card, ascii=True)
+    if option.kind == "discard":
+        return cards_str(option.cards, ascii=True)
+    text = "J" + option.suit.letter
+    if move.swap_with is not None:
+        text += f" {move.swap_with}"
+    if move.source is not None:
+        text += " " + ruler_str(move.source, ascii=True)
+    return text
+
+
+def estimate_mark(ascii: bool) -> str:
+    """The one mark of an estimate: ``≈``, or ``~`` in ASCII."""
+    return "~" if ascii else "≈"
+
+
+def supporter_gain(move: Move, moves: Sequence[Move]) -> float | None:
+    """What a supporter's option gains over the best free option (None if none is free)."""
+    free = [m.chance for m in moves if m.source is None]
+    return move.chance - max(free) if free else None
+
+
+def _option_gloss(move: Move, moves: Sequence[Move], advice: MoveAdvice, tour: TourState, ascii: bool) -> str:
+    option = move.option
+    if option.kind == "debate":
+        return "debate now"
+    if option.kind == "answer":
+        waiting = advice.position.waiting
+        won = waiting is not None and wins_debate(waiting, option.card, advice.position.trump)
+        return f"answer {card_str(option.card, ascii)}: " + ("wins" if won else "loses")
+    if option.kind == "discard":
+        return "discard " + cards_str(option.cards, ascii)
+    who = ruler_str(move.source, ascii) if move.source is not None else "J" + suit_str(option.suit, ascii)
+    text = f"{option.suit.ability} ({who})"
+    if move.swap_with is not None:
+        text += " brings " + ruler_str(tour.rulers[move.swap_with - 1], ascii)
+    return text
+
+
+def _spends(move: Move, moves: Sequence[Move], ascii: bool) -> str:
+    """A supporter's option: the point it costs (§5) and its gain over the best free option."""
+    if move.source is None:
+        return ""
+    gain = supporter_gain(move, moves)
+    mark = estimate_mark(ascii) if move.estimate else ""
+    if gain is None:
+        return "1 pt: only way"
+    return "1 pt: no gain" if gain <= 1e-9 else f"1 pt: {mark}+{100 * gain:.1f}%"
+
+
+def _interval_text(interval: tuple[float, float] | None) -> str:
+    """A 95% interval in whole percents, rounded outwards (never narrower than it is)."""
+    if interval is None:
+        return ""
+    low, high = interval
+    return f"{math.floor(100 * low + 1e-9)}-{math.ceil(100 * high - 1e-9)}%"
+
+
+def coach_move_view(
+    advice: MoveAdvice,
+    moves: Sequence[Move],
+    tour: TourState,
+    ascii: bool = False,
+    note: str | None = None,
+    rows: int = COACH_ROWS,
+) -> Group:
+    """The coach's view of a decision: the position, the advice (the first option, which
+    is the prompt's default), the options in the coach's order (``moves``) with the play to
+    type, the top ``rows`` of them and how many more; ``note`` explains a first option that
+    is not the likeliest (best for the final score). Fits 80 columns."""
+    position = advice.position
+    head = Text.assemble(
+        f"Kingdom {advice.kingdom}: ", ruler_text(advice.ruler, ascii),
+        " rules, trump ", suit_text(position.trump, ascii),
+        f", target {position.target}, won so far {position.wins}",
+    )
+    hand = Text.assemble("Hand ", cards_text(position.hand, ascii))
+    if position.waiting is not None:
+        hand.append("   ruler's card ")
+        hand.append_text(card_text(position.waiting, ascii))
+        hand.append(" waits")
+    first = moves[0]
+    estimated = any(m.estimate for m in moves)
+    mark = estimate_mark(ascii)
+    best = Text.assemble(
+        ("Advice: ", "bold"), (play_text(first), BEST_STYLE + " bold"),
+        f", {_option_gloss(first, moves, advice, tour, ascii)}, chance ",
+        (percent_text(first.chance, first.estimate, ascii), "bold"),
+        f", spends {_spends(first, moves, ascii)}" if first.source is not None else "",
+    )
+    parts: list = [head, hand, best]
+    if note:
+        parts.append(Text(note))
+    table = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold")
+    table.add_column("")
+    table.add_column("play", no_wrap=True)
+    table.add_column("option", no_wrap=True)
+    table.add_column("chance", justify="right", no_wrap=True)
+    table.add_column("loss", justify="right", no_wrap=True)
+    if estimated:
+        table.add_column("95% CI", no_wrap=True)
+    supporters = any(m.source is not None for m in moves[:rows])
+    if supporters:
+        table.add_column("spends", no_wrap=True)
+    top = first.chance
+    for index, move in enumerate(moves[:rows]):
+        loss = top - move.chance
+        cells = [
+            "*" if index == 0 else "",
+            Text(play_text(move), style=BEST_STYLE if index == 0 else ""),
+            _option_gloss(move, moves, advice, tour, ascii),
+            percent_text(move.chance, move.estimate, ascii),
+            "" if loss <= 1e-12 else f"{mark if move.estimate or first.estimate else ''}{100 * loss:.1f}%",
+        ]
+        if estimated:
+            cells.append(_interval_text(move.interval))
+        if supporters:
+            cells.append(_spends(move, moves, ascii))
+        table.add_row(*cells)
+    parts.append(table)
+    if len(moves) > rows:
+        parts.append(Text(f"  ... and {len(moves) - rows} more: any legal play can be typed"))
+    legend = "* the advice: Enter plays it. loss: its chance less the option's."
+    if any(m.source is not None for m in moves):
+        legend += " spends: a supporter used loses its point; the gain is over the best free option."
+    parts.append(Text(legend, style="dim"))
+    if estimated:
+        parts.append(
+            Text(
+                f"{mark} estimate: the exact search ran out of time (--time-limit), so chances come "
+                "from playouts of a fallback policy (95% CI); best play does at least as well.",
+                style="yellow",
+            )
+        )
+    spread = ", ".join(
+        f"{wins}: {percent_text(p, advice.chance.estimate, ascii)}"
+        for wins, p in enumerate(advice.distribution) if p >= 0.005
+    )
+    parts.append(Text(f"Wins at the end with best play: {spread} ({advice.seconds:.2f} s)", style="dim"))
     return Group(*parts)

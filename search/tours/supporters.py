@@ -102,3 +102,34 @@ def score_best_action(tour, visit: VisitState, planner=None) -> Action | None:
     rest = planner.value(kingdoms[:index] + kingdoms[index + 1:]).value
     payoffs = payoffs_for(tour.score + WIN_POINTS + rest, float(tour.score), visit)
     return payoff_action(BudgetedPayoffSolver(payoffs), visit)
+
+
+LEVEL = 1e-9
+"""Two exact chances closer than this are level (float noise, not a difference)."""
+
+
+def clearly_better(better, worse) -> bool:
+    """Whether move ``better`` beats move ``worse`` beyond noise: ``worse``'s chance lies
+    below ``better``'s 95% interval (its chance, less :data:`LEVEL`, when exact), and
+    ``better``'s chance above ``worse``'s interval. Moves are
+    :class:`~search.tours.moves.Move` (``chance``, ``interval``)."""
+    low = better.interval[0] if better.interval is not None else better.chance
+    high = worse.interval[1] if worse.interval is not None else worse.chance
+    return worse.chance < low - LEVEL and high < better.chance - LEVEL
+
+
+def free_first(moves) -> tuple:
+    """``moves`` (best first) with no supporter's option above a free option it does not
+    clearly beat (:func:`clearly_better`): spending a supporter costs its point (§5), so a
+    gain within the noise of an estimate, or a tie, is no reason to spend it. Each such
+    option moves to just below the last free option level with it; the order is otherwise
+    kept."""
+    ranked = list(moves)
+    for move in [m for m in ranked if m.source is not None]:
+        at = ranked.index(move)
+        level = [i for i in range(at + 1, len(ranked))
+                 if ranked[i].source is None and not clearly_better(move, ranked[i])]
+        if level:
+            ranked.insert(level[-1] + 1, move)
+            del ranked[at]
+    return tuple(ranked)
