@@ -8,6 +8,11 @@ off, solving the 8 targets one by one; it runs on the first ``--baseline-hands``
 hands of each set and the ratio compares the two on those same hands. Each
 ability set runs in its own process so that its peak memory (max RSS) is its own.
 
+Beside the kernel's own search (``decide`` on the root), the *product path* is timed on the
+same hand: :func:`search.visit.solve_exact` as ``odds``, ``advise`` and ``move`` call it (every
+root option's value, the best one and the distribution of wins for one target, 1 to 8 by
+hand), with a fresh solver; ``product/kernel`` is the median ratio of the two per hand.
+
 A hand whose solve passes ``--cap`` seconds is stopped and counted as taking
 more than the cap (the medians and p95 then are lower bounds, marked ``>``).
 
@@ -37,6 +42,7 @@ ABILITY_SETS = {
     "Military (C)": (1, 0, 0, 0),
     "Commerce (D)": (0, 1, 0, 0),
     "Politics (S)": (0, 0, 0, 1),
+    "DHS, first pool": (0, 1, 1, 1),  # ♦♥♠ with the first visit's Politics pool
     "all four Jacks": (1, 1, 1, 1),
 }
 
@@ -80,16 +86,41 @@ def time_solve(hand, trump, pool, abilities, cap, kernel, naive=False):
     return time.perf_counter() - started, solver.state_count()
 
 
+def time_product(index, hand, trump, pool, abilities, cap):
+    """Seconds for the product path on one hand (one target), or None past the cap."""
+    from search.game import CardSet, Suit
+    from search.visit import make_position, solve_exact
+
+    counts = dict(zip((Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES), abilities))
+    jacks = [suit for suit, n in counts.items() if n]
+    position = make_position(
+        CardSet(hand), Suit(trump), 1 + index % 8, jacks=jacks,
+        pool=[Suit(s) for s in pool] if abilities[3] else (),
+    )
+    solver = make_fast_solver(time.perf_counter() + cap)
+    started = time.perf_counter()
+    try:
+        solve_exact(solver, position, started)
+    except TimeLimitExceeded:
+        return None
+    return time.perf_counter() - started
+
+
 def run_set(name: str, hands: int, baseline_hands: int, cap: float, kernel: str) -> dict:
     """Solve one ability set on every hand; runs in a child process."""
     abilities = ABILITY_SETS[name]
     if kernel == "fast":  # compile outside the timings
         make_fast_solver(None).decide(1, 2, 0, 0, abilities, (0,) if abilities[3] else ())
-    times, states, naive_times, paired = [], [], [], []
+    times, states, naive_times, paired, products, ratios = [], [], [], [], [], []
     for index, (hand, trump, pool) in enumerate(seeded_hands(hands)):
         seconds, count = time_solve(hand, trump, pool, abilities, cap, kernel)
         times.append(seconds)
         states.append(count)
+        if kernel == "fast":
+            product = time_product(index, hand, trump, pool, abilities, cap)
+            products.append(product)
+            if seconds is not None and product is not None:
+                ratios.append(product / seconds)
         if index < baseline_hands:
             naive, _ = time_solve(hand, trump, pool, abilities, cap, kernel, naive=True)
             naive_times.append(naive)
@@ -101,6 +132,8 @@ def run_set(name: str, hands: int, baseline_hands: int, cap: float, kernel: str)
         "states": states,
         "naive": naive_times,
         "paired": paired,
+        "products": products,
+        "ratios": ratios,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
@@ -134,7 +167,10 @@ def main() -> None:
         f"{args.hands} seeded hands, kernel {args.kernel}, cap {args.cap:g} s a solve, "
         f"baseline on the first {args.baseline_hands}; times in ms for all 8 targets"
     )
-    header = f"{'abilities':16} {'median':>10} {'p95':>10} {'capped':>7} {'states med':>11} {'peak MB':>8} {'naive med':>11} {'speed-up':>9}"
+    header = (
+        f"{'abilities':16} {'median':>10} {'p95':>10} {'capped':>7} {'states med':>11} {'peak MB':>8} "
+        f"{'naive med':>11} {'speed-up':>9} {'product med':>12} {'product/kernel':>15}"
+    )
     print(header)
     for name in names:
         with context.Pool(1) as pool:
@@ -148,9 +184,11 @@ def main() -> None:
         else:
             speedup = "n/a"
         states = statistics.median(result["states"])
+        product_median, _ = summarise(result["products"], args.cap)
+        ratio = f"{statistics.median(result['ratios']):.2f}x" if result["ratios"] else "n/a"
         print(
             f"{name:16} {median:>10} {p95:>10} {capped:>7} {states:>11,.0f} "
-            f"{result['peak_mb']:>8,.0f} {naive_median:>11} {speedup:>9}",
+            f"{result['peak_mb']:>8,.0f} {naive_median:>11} {speedup:>9} {product_median:>12} {ratio:>15}",
             flush=True,
         )
 

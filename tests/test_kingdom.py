@@ -232,13 +232,16 @@ def test_playouts_with_drawing_abilities_agree_with_the_value():
 
 
 def test_time_limit_returns_a_labelled_estimate_with_an_interval():
-    """--time-limit: past the budget the answer is a Monte Carlo estimate with its CI."""
+    """--time-limit: past the budget the answer is a Monte Carlo estimate with the Wilson
+    interval of as many playouts as fit in the time left (one at least)."""
     hand = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S")
     position = make_position(hand, Suit.CLUBS, 4, jacks=[Suit.CLUBS, Suit.DIAMONDS])
     result = solve_kingdom(position, time_limit=0.05, solver=KingdomSolver())
     assert result.estimate and result.best is None
     low, high = result.interval
-    assert low <= result.chance <= high and result.playouts >= 200
+    assert result.playouts >= 1
+    assert (low, high) == wilson_interval(round(result.chance * result.playouts), result.playouts)
+    assert low <= result.chance <= high
     data = result.to_json()
     assert data["estimate"] is True and data["chance_ci"] == [low, high]
 
