@@ -17,7 +17,7 @@ from .moves import (
 )
 from .registry import FIRST_EDITION_POLICIES, POLICIES, make_policy
 from .simulate import SimulationResult
-from .supporters import score_best_action
+from .supporters import free_first, score_best_action
 
 _LAZY = {"DealAnalysis": "hindsight", "analyse_deal": "hindsight"}
 """Names loaded on first use: hindsight loads CP-SAT, which no one-shot question needs."""
@@ -40,6 +40,7 @@ __all__ = [
     "COLUMNS",
     "DealAnalysis",
     "FIRST_EDITION_POLICIES",
+    "free_first",
     "make_policy",
     "Move",
     "MoveAdvice",
