@@ -18,7 +18,7 @@ from search.tours import (
 )
 from search.visit import Abilities
 
-from . import tables
+from . import advice_tables, move_tables, tables
 from .notation import parse_card, parse_suits
 from .options import (
     AsciiOption,
@@ -94,7 +94,7 @@ def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
             "estimate": best.chance("all").estimate,
             "kind": best.chance("all").kind,
             "tour_value": _tour_value_json(best.tour_value),
-            "reason": tables.advice_reason(advice, ascii=True),
+            "reason": advice_tables.advice_reason(advice, ascii=True),
         },
         "solves": advice.solves,
         "estimates": advice.estimates,
@@ -148,12 +148,12 @@ def advise(
         else:
             new_console().print(firstedition_views.advise_view(fe_advice, tour, cards, ascii))
         return
-    with tables.advise_progress(tour, ascii, enabled=not as_json) as progress:
+    with advice_tables.advise_progress(tour, ascii, enabled=not as_json) as progress:
         advice = advise_visit(tour, cards, time_limit=time_limit, progress=progress, objective=objective)
     if as_json:
         print_json(_advice_json(advice, tour))
         return
-    new_console().print(tables.advise_view(advice, tour, ascii))
+    new_console().print(advice_tables.advise_view(advice, tour, ascii))
 
 
 def _move_json(advice: MoveAdvice, tour: TourState) -> dict:
@@ -161,7 +161,7 @@ def _move_json(advice: MoveAdvice, tour: TourState) -> dict:
     options = []
     for move in advice.moves:
         option = move.option
-        entry: dict = {"option": tables.move_text(move, tour, ascii=True), "kind": option.kind}
+        entry: dict = {"option": move_tables.move_text(move, tour, ascii=True), "kind": option.kind}
         if option.card is not None:
             entry["card"] = option.card.ascii()
         if option.suit is not None:
@@ -290,7 +290,7 @@ def move(
     if as_json:
         print_json(_move_json(advice, tour))
         return
-    new_console().print(tables.move_view(advice, tour, ascii))
+    new_console().print(move_tables.move_view(advice, tour, ascii))
 
 
 def _first_edition_move(tour, kingdom, cards, scoring, discard_pile, jacks_used, waiting,

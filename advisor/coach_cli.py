@@ -104,7 +104,7 @@ def review(
     ascii: AsciiOption = False,
 ) -> None:
     """Review a coached tour: each decision, the advice, what was played and what it cost."""
-    from . import coach as coaching
+    from .review import review_view
     from .session import load
 
-    new_console().print(coaching.review_view(load(session), ascii))
+    new_console().print(review_view(load(session), ascii))

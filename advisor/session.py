@@ -1,24 +1,8 @@
 """The saved state of a coached tour: an append-only event log, replayed through the rules.
 
 A session never stores a game state. It stores the tour's set-up (config, mode, seed, the
-rulers on positions 1..n) and the events that happened since, in order:
-
-- ``{"type": "hand", "cards": ["AC", ...]}``: the 8 cards drawn for the next visit;
-- ``{"type": "kingdom", "position": 3}``: the kingdom chosen for that visit;
-- ``{"type": "action", "action": {...}}``: a decision, one of
-  ``{"kind": "debate"}``, ``{"kind": "answer", "card": "7H"}``,
-  ``{"kind": "ability", "suit": "S", "source": "KC" or null for the Jack, "target": 2 or null}``,
-  ``{"kind": "discard", "cards": ["3C", "5D"]}``;
-- ``{"type": "card", "card": "7H"}``: a chance outcome, the card revealed or drawn.
-
-``kingdom`` and ``action`` events may carry an ``"advice"`` dict for the review; replay ignores
-it. Its fields: ``best`` (the option shown first) and ``default`` (the prompt's default, the
-same option; older files lack it), ``chance`` and ``played`` (the chances of the best and of
-what was played; a kingdom's ``chances`` by position), ``estimate`` (either chance is a Monte
-Carlo estimate; a kingdom's ``estimated`` positions), ``interval`` and ``played_interval``
-(their 95% intervals), ``by_score`` (the first option is the best for the final score, not
-the likeliest); first edition: ``cost`` or ``costs`` in expected reputation. An event without
-advice was played with ``--no-advice``.
+rulers on positions 1..n) and the events that happened since, in order (their form and the
+checks of their shape: :mod:`advisor.session_events`).
 
 The tour is always recomputed by replaying the log through the rules engine's checked doors
 (:func:`search.game.rules.apply_action`, :func:`search.game.rules.apply_chance`,
@@ -37,27 +21,18 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from search.game import (
-    Action,
-    Answer,
-    Card,
     CardSet,
     Deal,
     Dealer,
-    Debate,
-    Discard,
     IllegalActionError,
-    Ruler,
-    Suit,
     TourConfig,
     TourState,
-    UseAbility,
     VisitState,
     apply_action,
     apply_chance,
@@ -75,172 +50,24 @@ from search.infra import (
     write_temp,
 )
 
-from .notation import NotationError, card_str, parse_card, parse_ruler, parse_suit, ruler_str
+from .notation import NotationError, card_str, parse_ruler, ruler_str
+from .session_events import (
+    SessionError,
+    brief,
+    check_event,
+    decode_action,
+    parse_reputation_card,
+    read_card,
+    read_cards,
+    read_position,
+    read_texts,
+)
 
 FORMAT = "emissary-coach"
 VERSION = 2  # 2: the first edition (config first_edition, turn_down events); reads 1
 MODES = ("physical", "seeded")
-DECISION_EVENTS = ("kingdom", "action", "turn_down")
-
-
 MAX_FILE_BYTES = 8 * 1024 * 1024  # a finished tour is a few dozen kilobytes
 MAX_DEPTH = 16  # a session nests 5 deep (file, events, event, action or advice, cards)
-BRIEF = 40  # characters of a file's value an error message quotes
-
-
-class SessionError(ValueError):
-    """A session event, object or file that cannot be used; the message is one line."""
-
-
-def _brief(value: Any) -> str:
-    # The repr of a value read from a file, cut so a message stays one short line.
-    text = repr(value)
-    return text if len(text) <= BRIEF else text[: BRIEF - 1] + "…"
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
-# --- encoding ------------------------------------------------------------------
-
-
-def encode_action(action: Action) -> dict:
-    """The JSON-ready form of a rules-engine action."""
-    if isinstance(action, Debate):
-        return {"kind": "debate"}
-    if isinstance(action, Answer):
-        return {"kind": "answer", "card": card_str(action.card, ascii=True)}
-    if isinstance(action, UseAbility):
-        return {
-            "kind": "ability",
-            "suit": action.suit.letter,
-            "source": ruler_str(action.source, ascii=True) if action.source else None,
-            "target": action.target,
-        }
-    return {"kind": "discard", "cards": [card_str(c, ascii=True) for c in action.cards]}
-
-
-def _card(value: Any) -> Card:
-    if not isinstance(value, str):
-        raise SessionError(f"a card must be written as text like '7H', got {_brief(value)}")
-    return parse_card(value)
-
-
-def _cards(value: Any) -> list[Card]:
-    if not isinstance(value, list):
-        raise SessionError(f"cards must be a list like ['7H', 'AC'], got {_brief(value)}")
-    cards = [_card(v) for v in value]
-    if len(set(cards)) != len(cards):
-        raise SessionError(f"a card is given twice in {_brief(value)}")
-    return cards
-
-
-def _position(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise SessionError(f"a kingdom position must be an integer, got {_brief(value)}")
-    return value
-
-
-def decode_action(data: Any) -> Action:
-    """The action a JSON form names; raises :class:`SessionError` on a malformed one."""
-    if not isinstance(data, dict):
-        raise SessionError(f"an action must be an object, got {_brief(data)}")
-    kind = data.get("kind")
-    try:
-        if kind == "debate":
-            return Debate()
-        if kind == "answer":
-            return Answer(_card(data.get("card")))
-        if kind == "ability":
-            suit = data.get("suit")
-            if not isinstance(suit, str):
-                raise SessionError(f"an ability needs a suit letter, got {_brief(suit)}")
-            source = data.get("source")
-            if source is not None and not isinstance(source, str):
-                raise SessionError(
-                    f"an ability source must be a ruler like 'KC' or null, got {_brief(source)}"
-                )
-            target = data.get("target")
-            return UseAbility(
-                parse_suit(suit),
-                parse_ruler(source) if source is not None else None,
-                _position(target) if target is not None else None,
-            )
-        if kind == "discard":
-            return Discard(CardSet(_cards(data.get("cards"))))
-    except NotationError as error:
-        raise SessionError(str(error)) from None
-    raise SessionError(f"unknown action kind {_brief(kind)}: debate, answer, ability or discard")
-
-
-def _check_event(event: Any) -> dict:
-    """A JSON-ready deep copy of ``event`` after checking its shape (not its legality)."""
-    if not isinstance(event, dict):
-        raise SessionError(f"an event must be an object, got {_brief(event)}")
-    try:
-        event = json.loads(json.dumps(event))
-    except (TypeError, ValueError) as error:
-        raise SessionError(f"an event must be plain JSON data: {error}") from None
-    kind = event.get("type")
-    if not isinstance(kind, str):
-        raise SessionError(f"an event needs a type such as 'hand', got {_brief(kind)}")
-    expected = {
-        "hand": {"cards"},
-        "kingdom": {"position"},
-        "action": {"action"},
-        "card": {"card"},
-        "turn_down": {"cards"},
-    }.get(kind)
-    if expected is None:
-        raise SessionError(f"unknown event type {_brief(kind)}: hand, kingdom, action, card or turn_down")
-    allowed = expected | {"type"} | ({"advice"} if kind in DECISION_EVENTS else set())
-    missing = sorted(expected - event.keys())
-    extra = sorted(event.keys() - allowed)
-    if missing:
-        raise SessionError(f"a {kind} event needs {_brief(missing[0])}")
-    if extra:
-        raise SessionError(f"a {kind} event cannot carry {_brief(extra[0])}")
-    if "advice" in event:
-        _check_advice(event["advice"])
-    return event
-
-
-def _check_advice(advice: Any) -> None:
-    """Advice is only shown in the review, but its fields must have the types the coach wrote."""
-    if not isinstance(advice, dict):
-        raise SessionError(f"advice must be an object, got {_brief(advice)}")
-    best = advice.get("best")
-    if best is not None and (isinstance(best, bool) or not isinstance(best, int | str)):
-        raise SessionError(f"advice 'best' must be a kingdom or a play, got {_brief(best)}")
-    default = advice.get("default")
-    if default is not None and (isinstance(default, bool) or not isinstance(default, int | str)):
-        raise SessionError(f"advice 'default' must be a kingdom or a play, got {_brief(default)}")
-    for key in ("estimate", "by_score"):
-        if advice.get(key) is not None and not isinstance(advice[key], bool):
-            raise SessionError(f"advice {key!r} must be true or false, got {_brief(advice[key])}")
-    for key in ("interval", "played_interval"):
-        value = advice.get(key)
-        if value is not None and not (
-            isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value)
-        ):
-            raise SessionError(f"advice {key!r} must be two numbers or null, got {_brief(value)}")
-    estimated = advice.get("estimated")
-    if estimated is not None and not (
-        isinstance(estimated, list) and all(isinstance(v, str) for v in estimated)
-    ):
-        raise SessionError(f"advice 'estimated' must list kingdoms like '3', got {_brief(estimated)}")
-    for key in ("played", "chance", "cost"):
-        if advice.get(key) is not None and not _number(advice[key]):
-            raise SessionError(f"advice {key!r} must be a number or null, got {_brief(advice[key])}")
-    for key in ("chances", "costs"):
-        if key not in advice:
-            continue
-        table = advice[key]
-        if not isinstance(table, dict) or not all(
-            value is None or _number(value) for value in table.values()
-        ):
-            raise SessionError(f"advice {key!r} must map kingdoms to numbers, got {_brief(table)}")
 
 
 # --- replay --------------------------------------------------------------------
@@ -298,7 +125,7 @@ def _step(setup: _Setup, state: Replayed, event: dict) -> Replayed:
         if phase != "hand":
             raise SessionError(f"a hand is not due now (waiting for: {phase})")
         try:
-            hand = CardSet(_cards(event["cards"]))
+            hand = CardSet(read_cards(event["cards"]))
         except NotationError as error:
             raise SessionError(str(error)) from None
         if len(hand) != 8:
@@ -313,13 +140,13 @@ def _step(setup: _Setup, state: Replayed, event: dict) -> Replayed:
     if kind == "kingdom":
         if phase != "kingdom":
             raise SessionError(f"a kingdom is not due now (waiting for: {phase})")
-        visit = start_visit(state.tour, state.hand, _position(event["position"]))
+        visit = start_visit(state.tour, state.hand, read_position(event["position"]))
         dealer = setup.deal.dealer(number) if setup.deal is not None else None
         return Replayed(state.tour, visit, None, state.last_visit, state.events + 1, dealer)
     if kind == "turn_down":
         if phase != "turn_down":
             raise SessionError(f"no miss is to be paid for now (waiting for: {phase})")
-        paid = tuple(parse_reputation_card(text) for text in _texts(event["cards"]))
+        paid = tuple(parse_reputation_card(text) for text in read_texts(event["cards"]))
         tour = finish_visit(state.tour, state.visit, paid)
         return Replayed(tour, last_visit=state.visit, events=state.events + 1)
     dealer = state._dealer
@@ -331,7 +158,7 @@ def _step(setup: _Setup, state: Replayed, event: dict) -> Replayed:
         if phase != "card":
             raise SessionError(f"no card is due to turn up now (waiting for: {phase})")
         try:
-            card = _card(event["card"])
+            card = read_card(event["card"])
         except NotationError as error:
             raise SessionError(str(error)) from None
         if dealer is not None:
@@ -347,31 +174,6 @@ def _step(setup: _Setup, state: Replayed, event: dict) -> Replayed:
             return Replayed(state.tour, visit, None, state.last_visit, state.events + 1)
         return Replayed(finish_visit(state.tour, visit), last_visit=visit, events=state.events + 1)
     return Replayed(state.tour, visit, None, state.last_visit, state.events + 1, dealer)
-
-
-def parse_reputation_card(text: str) -> Suit | Ruler:
-    """A face-up card paying for a miss (R7): a Jack as ``JC`` or a supporter as ``KH``."""
-    cleaned = text.strip()
-    if len(cleaned) >= 2 and cleaned[0] in "Jj":
-        try:
-            return parse_suit(cleaned[1:])
-        except NotationError as error:
-            raise SessionError(f"{_brief(text)} is not a Jack: {error}") from None
-    try:
-        return parse_ruler(cleaned)
-    except NotationError:
-        raise SessionError(f"{_brief(text)} is neither a Jack (like JC) nor a supporter (like KH)") from None
-
-
-def reputation_text(card: Suit | Ruler) -> str:
-    """``JC`` for a Jack, ``KH`` for a supporter."""
-    return f"J{card.letter}" if isinstance(card, Suit) else card.ascii()
-
-
-def _texts(value: Any) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise SessionError(f"cards must be a list of texts like 'JC' or 'KH', got {_brief(value)}")
-    return value
 
 
 # --- the session ---------------------------------------------------------------
@@ -407,17 +209,17 @@ class Session:
 
     def _setup(self) -> tuple[_Setup, TourState]:
         if self.format != FORMAT:
-            raise SessionError(f"not an {FORMAT} session (format {_brief(self.format)})")
+            raise SessionError(f"not an {FORMAT} session (format {brief(self.format)})")
         if not isinstance(self.version, int) or self.version > VERSION:
             raise SessionError(
-                f"session version {_brief(self.version)} is newer than this program reads ({VERSION})"
+                f"session version {brief(self.version)} is newer than this program reads ({VERSION})"
             )
         if self.mode not in MODES:
-            raise SessionError(f"mode must be physical or seeded, got {_brief(self.mode)}")
+            raise SessionError(f"mode must be physical or seeded, got {brief(self.mode)}")
         seed_ok = isinstance(self.seed, int) and not isinstance(self.seed, bool)
         if self.mode == "seeded" and not (seed_ok and self.seed >= 0):
             raise SessionError(
-                f"a seeded session needs an integer seed, 0 or more, got {_brief(self.seed)}"
+                f"a seeded session needs an integer seed, 0 or more, got {brief(self.seed)}"
             )
         if self.mode == "physical" and self.seed is not None:
             raise SessionError("a physical session has no seed")
@@ -425,7 +227,7 @@ class Session:
             rulers = [parse_ruler(r) for r in self.rulers]
         except (NotationError, AttributeError, TypeError):
             shown = list(self.rulers)
-            raise SessionError(f"rulers must be written like 'KC', got {_brief(shown)}") from None
+            raise SessionError(f"rulers must be written like 'KC', got {brief(shown)}") from None
         tour = new_tour(rulers, self.config)
         setup = _Setup(self)
         if setup.deal is not None and tuple(rulers) != setup.deal.layout():
@@ -442,7 +244,7 @@ class Session:
             state = Replayed(tour)
             for index, event in enumerate(self.events):
                 try:
-                    state = _step(setup, state, _check_event(event))
+                    state = _step(setup, state, check_event(event))
                 except (SessionError, IllegalActionError, NotationError) as error:
                     raise SessionError(f"event {index + 1}: {error}") from None
         except IllegalActionError as error:
@@ -458,7 +260,7 @@ class Session:
         state = Replayed(tour)
         for index, event in enumerate(self.events):
             try:
-                after = _step(setup, state, _check_event(event))
+                after = _step(setup, state, check_event(event))
             except (SessionError, IllegalActionError, NotationError):
                 yield index, event, state, None
                 continue
@@ -468,7 +270,7 @@ class Session:
     def append(self, event: dict) -> Session:
         """A new session with ``event`` appended, if legal; raises SessionError otherwise."""
         state = self.replay()
-        event = _check_event(event)
+        event = check_event(event)
         try:
             state = _step(_Setup(self), state, event)
         except (IllegalActionError, NotationError) as error:
@@ -529,10 +331,10 @@ class Session:
         if not isinstance(data, dict):
             raise SessionError("not an emissary-coach session (not a JSON object)")
         if data.get("format") != FORMAT:
-            raise SessionError(f"not an {FORMAT} session (format {_brief(data.get('format'))})")
+            raise SessionError(f"not an {FORMAT} session (format {brief(data.get('format'))})")
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise SessionError(f"bad session version {_brief(version)}")
+            raise SessionError(f"bad session version {brief(version)}")
         if version > VERSION:
             raise SessionError(
                 f"session version {version} is newer than this program reads ({VERSION})"
@@ -542,11 +344,11 @@ class Session:
             isinstance(config.get(k), bool) for k in ("short", "published_rules")
         ):
             raise SessionError(
-                f"config must give short and published_rules as true/false, got {_brief(config)}"
+                f"config must give short and published_rules as true/false, got {brief(config)}"
             )
         first_edition = config.get("first_edition", False)
         if not isinstance(first_edition, bool):
-            raise SessionError(f"config first_edition must be true or false, got {_brief(first_edition)}")
+            raise SessionError(f"config first_edition must be true or false, got {brief(first_edition)}")
         rulers, events = data.get("rulers"), data.get("events")
         if not isinstance(rulers, list) or not isinstance(events, list):
             raise SessionError("rulers and events must be lists")

@@ -11,7 +11,8 @@ import json
 import pytest
 from rich.console import Console
 
-from advisor.tables import advise_view, percent_text
+from advisor.advice_tables import advise_view
+from advisor.tables import percent_text
 from search.game.cards import KINGS, QUEENS, CardSet
 from search.game.rules import IllegalActionError
 from search.game.tour import TourConfig, tour_between_visits

@@ -149,7 +149,8 @@ def test_advice_is_shown_and_recorded_for_review(tmp_path: Path):
 
 def _greedy_seeded_session(seed: int, short: bool):
     """A whole seeded tour played by the greedy policy, as a coach session's events."""
-    from advisor.session import Session, encode_action
+    from advisor.session import Session
+    from advisor.session_events import encode_action
     from search.game.deal import Stream
     from search.game.rules import legal_actions
     from search.game.tour import TourConfig
@@ -173,8 +174,8 @@ def _greedy_seeded_session(seed: int, short: bool):
 
 def _typed_lines(session) -> list[str]:
     """What a player at a real table types to the coach for the same tour."""
-    from advisor.coach import describe
-    from advisor.session import decode_action
+    from advisor.plays import describe
+    from advisor.session_events import decode_action
 
     lines = [" ".join(session.rulers)]
     for event in session.events:
@@ -307,7 +308,7 @@ def _fill(text: str, state) -> str:
 def test_a_suggested_ability_typed_back_is_that_ability_not_a_debate():
     """describe/parse_play round trip at a decision: 'JD' (Commerce) is not 'd' (debate), which
     the Enter key would once have turned a suggested Commerce into."""
-    from advisor.coach import describe, parse_play
+    from advisor.plays import describe, parse_play
     from search.game.cards import KINGS, QUEENS, CardSet, Suit
     from search.game.rules import Debate, UseAbility
     from search.game.tour import new_tour, start_visit

@@ -12,7 +12,12 @@ import pytest
 from rich.console import Console
 
 import advisor.coach as coach
-from advisor.session import DECISION_EVENTS, load
+import advisor.coach_advice as coach_advice
+from advisor.coach_texts import state_text
+from advisor.plays import parse_play
+from advisor.review import review_view
+from advisor.session import load
+from advisor.session_events import DECISION_EVENTS
 from search.game import Phase, Suit, TourConfig, legal_actions, wins_debate
 from search.game.cards import CardSet
 
@@ -143,7 +148,7 @@ def _spy(player: Player, name: str, function):
 def _run(path: Path, player: Player, output: io.StringIO, advice: bool, monkeypatch) -> None:
     console = Console(file=output, width=80, color_system=None, highlight=False)
     for name in ("advise_visit", "rank_moves", "score_best_action"):
-        monkeypatch.setattr(coach, name, _spy(player, name, getattr(coach, name)))
+        monkeypatch.setattr(coach_advice, name, _spy(player, name, getattr(coach_advice, name)))
     coach.run(path, None, TourConfig(short=True), console, player, advice=advice, time_limit=0.5,
               ascii=True)
 
@@ -303,7 +308,7 @@ def test_coach_options_fit_80_columns_and_price_each_supporter(ascii: bool) -> N
     """Issue 18: the coach's options fit 80 columns one line each (supporter Politics labels
     too), a supporter's option shows its point and its gain over the best free option, the
     best carries a '*' (not colour alone), and a long list shows 10 and 'N more'."""
-    from advisor.tables import coach_move_view
+    from advisor.move_tables import coach_move_view
     from search.game import new_tour
     from search.game.cards import Ruler
     from search.tours import Chance, MoveAdvice
@@ -339,14 +344,15 @@ def test_coach_options_fit_80_columns_and_price_each_supporter(ascii: bool) -> N
 def test_state_shows_everything_on_the_table(tmp_path: Path) -> None:
     """Issue 18: 'state' shows the layout after swaps, supporters used and unused, the Jacks
     used, the deck and discard counts and the wins against the target."""
-    from advisor.session import Session, encode_action
+    from advisor.session import Session
+    from advisor.session_events import encode_action
     from search.game import UseAbility
 
     session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
     session = session.append({"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
     session = session.append({"type": "kingdom", "position": 1})
     session = session.append({"type": "action", "action": encode_action(UseAbility(Suit.SPADES, None, 3))})
-    text = coach.state_text(session, ascii=True)
+    text = state_text(session, ascii=True)
     assert "1* KH (target 2), 2 KC (target 4), 3 KD (target 6)" in text  # swapped by Politics
     assert "Supporters: unused none; used none." in text
     assert "Jacks used JS; face up JC JD JH." in text
@@ -362,17 +368,17 @@ def test_refusals_name_the_rule_in_play() -> None:
     tour = new_tour(STANDARD_LAYOUT)
     visit = start_visit(tour, CardSet.parse("AC 3C 5C 7C 5D 8H 5S 7S"), 1)  # K♣: trump clubs
     with pytest.raises(ValueError, match=r"its suit is the trump here \(C\)"):
-        coach.parse_play("JS 6", visit)  # Q♣ lies on kingdom 6
+        parse_play("JS 6", visit)  # Q♣ lies on kingdom 6
     with pytest.raises(ValueError, match="Politics needs the kingdom to swap with"):
-        coach.parse_play("JS", visit)
+        parse_play("JS", visit)
     from search.game import Debate, UseAbility, apply_action, apply_chance
 
     drawn = apply_action(visit, UseAbility(Suit.DIAMONDS))
     drawn = apply_chance(apply_chance(drawn, next(iter(drawn.deck))), sorted(drawn.deck)[1])
     assert drawn.phase is Phase.DISCARD
     with pytest.raises(ValueError, match="a discard is expected"):
-        coach.parse_play("d", drawn)
-    assert coach.parse_play("d", visit) == Debate()
+        parse_play("d", drawn)
+    assert parse_play("d", visit) == Debate()
 
 
 def _late_visit(hand: str, position: int, wins: str, discard: str, supporter):
@@ -405,19 +411,19 @@ def test_the_final_score_line_appears_only_with_its_reason_and_its_play_is_the_d
 
     tour, visit = _late_visit("6D AH", 2, "7C", "3H 8H", Ruler("Q", Suit.SPADES))
     console = Console(width=80, record=True, color_system=None)
-    player = coach.Coach(Path("unused.json"), console, input, time_limit=30.0, ascii=True)
-    advised = player._move_advice(SimpleNamespace(tour=tour, visit=visit))
+    adviser = coach_advice.Adviser(console, time_limit=30.0, ascii=True)
+    advised = adviser.move_advice(SimpleNamespace(tour=tour, visit=visit))
     console.print(advised.view)
     text = console.export_text()
     assert advised.default == "debate"
     assert re.search(r"^\*\s+debate\s", text, re.MULTILINE)
     flat = " ".join(text.split())
     assert "Best for the final score: debate, not JS" in flat and "QS would spend its point" in flat
-    record = advised.record(coach.parse_play("debate", visit))
+    record = advised.record(parse_play("debate", visit))
     assert record["by_score"] and record["default"] == "debate" and record["played"] == record["chance"]
 
     jack = replace(visit, jacks=frozenset({Suit.SPADES}))
-    advised = player._move_advice(SimpleNamespace(tour=tour, visit=jack))
+    advised = adviser.move_advice(SimpleNamespace(tour=tour, visit=jack))
     console = Console(width=80, record=True, color_system=None)
     console.print(advised.view)
     text = console.export_text()
@@ -426,7 +432,7 @@ def test_the_final_score_line_appears_only_with_its_reason_and_its_play_is_the_d
 
 def _reviewed(session, ascii: bool = True) -> str:
     console = Console(width=80, record=True, color_system=None)
-    console.print(coach.review_view(session, ascii))
+    console.print(review_view(session, ascii))
     return console.export_text()
 
 

@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 
 from advisor import cli
-from advisor.session import Session, encode_action
+from advisor.session import Session
+from advisor.session_events import encode_action
 from search.game.rules import legal_actions
 
 ROOT = Path(__file__).resolve().parent.parent

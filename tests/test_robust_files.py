@@ -136,7 +136,8 @@ def test_sweep_report_refuses_a_summary_with_nan_or_infinity(
 
 def test_session_and_sweep_files_share_one_bounded_reader(tmp_path) -> None:
     """The session loader and the sweep summary reader both go through search.infra.read_json."""
-    from advisor.session import SessionError, load
+    from advisor.session import load
+    from advisor.session_events import SessionError
     from search.sweep import SweepError, read_summary
 
     (tmp_path / "summary.json").write_bytes(b"[" * 50 + b"]" * 50)

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from advisor import tour_cli
-from advisor.coach import parse_play, review_view
 from advisor.notation import (
     QUOTE_LIMIT,
     NotationError,
@@ -20,7 +19,10 @@ from advisor.notation import (
     parse_cards,
     parse_hand,
 )
-from advisor.session import Session, encode_action, load, save
+from advisor.plays import parse_play
+from advisor.review import review_view
+from advisor.session import Session, load, save
+from advisor.session_events import encode_action
 from search.game.rules import legal_actions
 
 from .helpers import dead_pid

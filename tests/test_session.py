@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from advisor.session import Session, SessionError, create, encode_action, load
+from advisor.session import Session, create, load
+from advisor.session_events import SessionError, encode_action
 from search.game.deal import Deal
 from search.game.rules import apply_action, apply_chance, legal_actions
 from search.game.tour import TourConfig, finish_visit, start_visit

@@ -1,0 +1,218 @@
+"""The coach's advice, once a position: computed the first time the tour reaches it (after
+loading the compiled search), shown, kept for a typo, 'help', 'state' or an undo back to it,
+and saved with the play chosen (:attr:`Advised.record`)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.markup import escape
+
+from search.firstedition import VisitSearch, advise_first_edition, net_losses, rank_first_edition
+from search.game import Answer, Debate, Discard, Suit, UseAbility, VisitState, legal_actions
+from search.tours import advise_visit, free_first, rank_moves, score_best_action
+from search.visit import position_from_visit, warm_up
+
+from . import advice_tables, firstedition_views, move_tables, tables
+from .notation import ruler_str
+from .plays import default_play, describe
+from .session import Session
+
+WARM_UP = (
+    "Loading the compiled search (the first run after install compiles it: about a minute)..."
+)
+
+
+@dataclass
+class Advised:
+    """Advice computed for one position, kept for it: what to show, the default, and the
+    advice a chosen play is saved with (``record(choice)``)."""
+
+    view: object
+    default: str
+    record: Callable[[object], dict]
+    lines: tuple[str, ...] = ()
+
+
+class Adviser:
+    """The advice at each position of one coached tour, computed once and kept."""
+
+    def __init__(self, console: Console, time_limit: float = 5.0, ascii: bool = False) -> None:
+        self.console = console
+        self.time_limit = time_limit
+        self.ascii = ascii
+        self._advised: dict[str, Advised] = {}  # advice by position: computed once, kept
+        self._visit_search = None  # first edition: (visit, kingdom) and its shared solvers
+        self._warm = False
+
+    def advise(self, session: Session, label: str | None, compute: Callable[[], Advised]) -> Advised:
+        """The advice for the position ``session`` stands at: computed the first time, with
+        a spinner, then kept (a typo, 'help', 'state' or an undo back here reuse it)."""
+        key = _position_key(session)
+        advised = self._advised.get(key)
+        if advised is None:
+            self._warm_up(session.config.first_edition)
+            if label is None:  # the computation shows its own progress
+                advised = compute()
+            else:
+                with tables.spinner(label, ascii=self.ascii):
+                    advised = compute()
+            if len(self._advised) >= 64:  # a tour has a few hundred positions; keep the latest
+                self._advised.pop(next(iter(self._advised)))
+            self._advised[key] = advised
+        self.console.print(advised.view)
+        for line in advised.lines:
+            self._say(escape(line))
+        return advised
+
+    def _warm_up(self, first_edition: bool) -> None:
+        """Load the compiled search before the first piece of advice, and say so, once: the
+        first run after install compiles it (search.infra.jitcache), which takes a while."""
+        if self._warm:
+            return
+        self._warm = True
+        self._say(WARM_UP)
+        started = time.perf_counter()
+        with tables.spinner("loading the compiled search", ascii=self.ascii):
+            warm_up()
+            if first_edition:
+                from search.firstedition import FastFirstEditionSolver
+
+                FastFirstEditionSolver().value(1, 2, 0, (0, 0, 0, 0))
+        self._say(f"The search is ready ({time.perf_counter() - started:.1f} s).")
+
+    def kingdom_advice(self, tour, hand) -> Advised:
+        """Which kingdom to visit with ``hand``: a chance per kingdom (first edition: the
+        expected reputation spent), the recommended one the default."""
+        if tour.config.first_edition:
+            result = advise_first_edition(tour, hand, self.time_limit)
+            view = firstedition_views.advise_view(result, tour, hand, self.ascii)
+            best = result.recommended
+            costs = {str(p): c for p, c in net_losses(tour, result.kingdoms).items()}
+            return Advised(
+                view, str(best),
+                lambda position: {"best": best, "default": best, "costs": costs,
+                                  "played": costs.get(str(position))},
+                (f"Advice: kingdom {best}.",),
+            )
+        with advice_tables.advise_progress(tour, self.ascii) as progress:  # a bar, as `advise` shows
+            result = advise_visit(tour, hand, time_limit=self.time_limit, progress=progress)
+        view = advice_tables.advise_view(result, tour, self.ascii)
+        best = result.recommended.position
+        chances = {str(k.position): k.chance("all").value for k in result.kingdoms}
+        estimated = [str(k.position) for k in result.kingdoms if k.chance("all").estimate]
+
+        def record(position: int) -> dict:
+            return {"best": best, "default": best, "chances": chances, "estimated": estimated,
+                    "played": chances.get(str(position))}
+
+        return Advised(view, str(best), record, (f"Advice: kingdom {best}.",))
+
+    def move_advice(self, state) -> Advised:
+        """The options ranked (chance first, supporters only for a clear gain, issue 18),
+        and, where it differs for the point a supporter costs, the play best for the final
+        score put first; the first option is the default."""
+        visit: VisitState = state.visit
+        tour = _tour_for(state)
+        jacks_used = [s for s in Suit if s not in visit.jacks]
+        advice = rank_moves(tour, visit.position, position_from_visit(visit), jacks_used,
+                            time_limit=self.time_limit)
+        moves = list(free_first(advice.moves))
+        note = None
+        by_score = score_best_action(tour, visit)
+        first = moves[0]
+        # The payoff search knows Diplomacy and Politics only (search.tours.supporters): where
+        # the likeliest play spends a supporter on one of them and it would keep the point
+        # instead, that is its reason. Any other difference is the smaller model's, not a reason.
+        if (by_score is not None and first.source is not None and getattr(by_score, "source", None) is None
+                and first.option.suit in (Suit.HEARTS, Suit.SPADES)):
+            keep = next((m for m in moves if _same_play(_action_of(m, visit), by_score, visit)), None)
+            if keep is not None and keep is not first:
+                moves.remove(keep)
+                moves.insert(0, keep)
+                gain = first.chance - keep.chance
+                mark = tables.estimate_mark(self.ascii) if first.estimate or keep.estimate else ""
+                note = (
+                    f"Best for the final score: {move_tables.play_text(keep)}, not "
+                    f"{move_tables.play_text(first)} (the likeliest to win this visit): "
+                    f"{ruler_str(first.source, self.ascii)} would spend its point for only "
+                    f"{mark}+{100 * gain:.1f}% chance here, worth less to the whole tour."
+                )
+        view = move_tables.coach_move_view(advice, moves, tour, self.ascii, note)
+        best = moves[0]
+
+        def record(action) -> dict:
+            played = next((m for m in moves if _action_of(m, visit) == action), None)
+            return {
+                "best": move_tables.play_text(best),
+                "default": move_tables.play_text(best),
+                "chance": best.chance,
+                "played": None if played is None else played.chance,
+                "estimate": best.estimate or bool(played is not None and played.estimate),
+                "interval": None if best.interval is None else list(best.interval),
+                "played_interval": None if played is None or played.interval is None
+                else list(played.interval),
+                "by_score": note is not None,
+            }
+
+        return Advised(view, move_tables.play_text(best), record)
+
+    def first_edition_advice(self, state) -> Advised:
+        """A decision advised by expected reputation spent (R5-R7)."""
+        visit = state.visit
+        if self._visit_search is None or self._visit_search[0] != (state.visit_number, visit.position):
+            self._visit_search = ((state.visit_number, visit.position), VisitSearch())
+        ranked, searched = rank_first_edition(visit, self.time_limit, self._visit_search[1])
+        view = firstedition_views.move_view(ranked, searched, visit, self.ascii)
+        default = describe(ranked[0].action if ranked else default_play(visit, legal_actions(visit)))
+
+        def record(action) -> dict:
+            if not ranked:
+                return {}
+            played = next((r.cost for r in ranked if r.action == action), None)
+            best = describe(ranked[0].action)
+            return {"best": best, "default": best, "cost": ranked[0].cost, "played": played}
+
+        return Advised(view, default, record, (f"Advice: {default}.",) if ranked else ())
+
+    def _say(self, text: str) -> None:
+        self.console.print(text, highlight=False)
+
+
+def _position_key(session: Session) -> str:
+    """What decides a position: the events so far, without the advice they carry."""
+    plain = [{k: v for k, v in event.items() if k != "advice"} for event in session.events]
+    return json.dumps([session.mode, session.seed, list(session.rulers), plain], sort_keys=True)
+
+
+def _tour_for(state):
+    """The tour as the advice sees it during a visit: rulers after any Politics swap."""
+    from dataclasses import replace
+
+    return replace(state.tour, rulers=state.visit.rulers)
+
+
+def _action_of(move, visit: VisitState):
+    option = move.option
+    if option.kind == "debate":
+        return Debate()
+    if option.kind == "answer":
+        return Answer(option.card)
+    if option.kind == "discard":
+        return Discard(option.cards)
+    return UseAbility(option.suit, move.source, move.swap_with)
+
+
+def _same_play(action, other, visit: VisitState) -> bool:
+    """The same play, where a Politics to either of two kingdoms of one suit counts as one."""
+    if not (isinstance(action, UseAbility) and isinstance(other, UseAbility)):
+        return action == other
+    if (action.suit, action.source) != (other.suit, other.source):
+        return False
+    if action.target is None or other.target is None:
+        return action.target == other.target
+    return visit.rulers[action.target - 1].suit is visit.rulers[other.target - 1].suit

@@ -1,0 +1,272 @@
+"""The tables of a decision: every option best first with its chance, for ``advise move``
+(:func:`move_view`) and for the coach, in the order it advises with the play to type
+(:func:`coach_move_view`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from search.game import TourState, wins_debate
+from search.tours import Move, MoveAdvice
+
+from .notation import (
+    card_str,
+    card_text,
+    cards_str,
+    cards_text,
+    ruler_str,
+    ruler_text,
+    suit_str,
+    suit_text,
+)
+from .tables import BEST_STYLE, estimate_mark, mini_bar, percent_cell, percent_text
+
+
+def move_text(move: Move, tour: TourState, ascii: bool = False) -> str:
+    """A move as the player would say it, e.g. ``Politics (J♠) with kingdom 6 (Q♦)``."""
+    option = move.option
+    if option.kind == "debate":
+        return "debate now"
+    if option.kind == "answer":
+        return "answer " + card_str(option.card, ascii)
+    if option.kind == "discard":
+        return "discard " + cards_str(option.cards, ascii)
+    suit = option.suit
+    if move.source is not None:
+        who = f"supporter {ruler_str(move.source, ascii)}"
+    else:
+        who = f"J{suit_str(suit, ascii)}"
+    text = f"{suit.ability} ({who})"
+    if move.swap_with is not None:
+        ruler = tour.rulers[move.swap_with - 1]
+        text += f" with kingdom {move.swap_with} ({ruler_str(ruler, ascii)})"
+    return text
+
+
+def _wins_table(distribution: Sequence[float], ascii: bool) -> Table:
+    table = Table(title="Wins at the end", title_justify="left",
+                  box=box.ASCII2 if ascii else box.HEAVY_HEAD)
+    table.add_column("wins", justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("")
+    for wins, p in enumerate(distribution):
+        table.add_row(str(wins), percent_cell(p), mini_bar(p, 20, ascii))
+    return table
+
+
+def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group:
+    """The visit now, the chance with best play, every option best first with its loss."""
+    position = advice.position
+    head = Text.assemble(
+        f"Kingdom {advice.kingdom}: ", ruler_text(advice.ruler, ascii),
+        " rules, trump ", suit_text(position.trump, ascii),
+        f", target {position.target}, won so far {position.wins}",
+    )
+    hand = Text.assemble("Hand ", cards_text(position.hand, ascii))
+    if position.waiting is not None:
+        hand.append("   ruler's card ")
+        hand.append_text(cards_text([position.waiting], ascii))
+        hand.append(" waits")
+    parts: list = [head, hand]
+    chance = advice.chance
+    best = advice.moves[0]
+    parts.append(
+        Text.assemble(
+            ("Chance ", "bold"),
+            (percent_text(chance.value, chance.estimate, ascii).strip(), BEST_STYLE),
+            " with best play: " if not chance.estimate else " with the best option: ",
+            (move_text(best, tour, ascii), "bold"),
+        )
+    )
+    if chance.estimate:
+        parts.append(
+            Text(
+                "ESTIMATES: the exact search ran out of time or memory, so each option's chance comes from "
+                f"Monte Carlo playouts ({chance.playouts} for the best) of a fallback policy after "
+                "it, in equal time for each option, every option on the same deck orders; "
+                "options that draw cards get fewer playouts. Ranked by the estimate; each CI "
+                "is the fallback policy's success rate after that option. "
+                "Raise --time-limit for exact answers.",
+                style="yellow",
+            )
+        )
+    table = Table(title="Options, best first", title_justify="left",
+                  box=box.ASCII2 if ascii else box.HEAVY_HEAD)
+    table.add_column("option")
+    table.add_column("chance", justify="right")
+    table.add_column("loss", justify="right")
+    table.add_column("95% CI" if chance.estimate else "")
+    top = advice.moves[0].chance if advice.moves else None
+    for move in advice.moves:
+        # only the options level with the first row are styled best (ranked by value)
+        style = BEST_STYLE if top is not None and move.chance >= top - 1e-12 else ""
+        if move.estimate:
+            low, high = move.interval
+            last = f"{percent_cell(low).strip()}-{percent_cell(high).strip()}"
+        else:
+            last = mini_bar(move.chance, 12, ascii)
+        table.add_row(
+            Text(move_text(move, tour, ascii), style=style),
+            percent_text(move.chance, move.estimate, ascii),
+            "" if move.loss <= 1e-12 else percent_cell(move.loss),  # negative: less sure, not worse
+            last,
+        )
+    parts.append(table)
+    parts.append(_wins_table(advice.distribution, ascii))
+    parts.append(Text(f"{advice.seconds:.2f} s", style="dim"))
+    return Group(*parts)
+
+
+# --- coach: what now, at the table ---------------------------------------------------------
+
+COACH_ROWS = 10
+"""Options the coach lists; the rest are summed up as "N more"."""
+
+
+def play_text(move: Move) -> str:
+    """A move as the player types it at the coach's prompt, e.g. ``JS 3 KS`` (ASCII)."""
+    option = move.option
+    if option.kind == "debate":
+        return "debate"
+    if option.kind == "answer":
+        return card_str(option.card, ascii=True)
+    if option.kind == "discard":
+        return cards_str(option.cards, ascii=True)
+    text = "J" + option.suit.letter
+    if move.swap_with is not None:
+        text += f" {move.swap_with}"
+    if move.source is not None:
+        text += " " + ruler_str(move.source, ascii=True)
+    return text
+
+
+def supporter_gain(move: Move, moves: Sequence[Move]) -> float | None:
+    """What a supporter's option gains over the best free option (None if none is free)."""
+    free = [m.chance for m in moves if m.source is None]
+    return move.chance - max(free) if free else None
+
+
+def _option_gloss(move: Move, moves: Sequence[Move], advice: MoveAdvice, tour: TourState, ascii: bool) -> str:
+    option = move.option
+    if option.kind == "debate":
+        return "debate now"
+    if option.kind == "answer":
+        waiting = advice.position.waiting
+        won = waiting is not None and wins_debate(waiting, option.card, advice.position.trump)
+        return f"answer {card_str(option.card, ascii)}: " + ("wins" if won else "loses")
+    if option.kind == "discard":
+        return "discard " + cards_str(option.cards, ascii)
+    who = ruler_str(move.source, ascii) if move.source is not None else "J" + suit_str(option.suit, ascii)
+    text = f"{option.suit.ability} ({who})"
+    if move.swap_with is not None:
+        text += " brings " + ruler_str(tour.rulers[move.swap_with - 1], ascii)
+    return text
+
+
+def _spends(move: Move, moves: Sequence[Move], ascii: bool) -> str:
+    """A supporter's option: the point it costs (§5) and its gain over the best free option."""
+    if move.source is None:
+        return ""
+    gain = supporter_gain(move, moves)
+    mark = estimate_mark(ascii) if move.estimate else ""
+    if gain is None:
+        return "1 pt: only way"
+    return "1 pt: no gain" if gain <= 1e-9 else f"1 pt: {mark}+{100 * gain:.1f}%"
+
+
+def _interval_text(interval: tuple[float, float] | None) -> str:
+    """A 95% interval in whole percents, rounded outwards (never narrower than it is)."""
+    if interval is None:
+        return ""
+    low, high = interval
+    return f"{math.floor(100 * low + 1e-9)}-{math.ceil(100 * high - 1e-9)}%"
+
+
+def coach_move_view(
+    advice: MoveAdvice,
+    moves: Sequence[Move],
+    tour: TourState,
+    ascii: bool = False,
+    note: str | None = None,
+    rows: int = COACH_ROWS,
+) -> Group:
+    """The coach's view of a decision: the position, the advice (the first option, which
+    is the prompt's default), the options in the coach's order (``moves``) with the play to
+    type, the top ``rows`` of them and how many more; ``note`` explains a first option that
+    is not the likeliest (best for the final score). Fits 80 columns."""
+    position = advice.position
+    head = Text.assemble(
+        f"Kingdom {advice.kingdom}: ", ruler_text(advice.ruler, ascii),
+        " rules, trump ", suit_text(position.trump, ascii),
+        f", target {position.target}, won so far {position.wins}",
+    )
+    hand = Text.assemble("Hand ", cards_text(position.hand, ascii))
+    if position.waiting is not None:
+        hand.append("   ruler's card ")
+        hand.append_text(card_text(position.waiting, ascii))
+        hand.append(" waits")
+    first = moves[0]
+    estimated = any(m.estimate for m in moves)
+    mark = estimate_mark(ascii)
+    best = Text.assemble(
+        ("Advice: ", "bold"), (play_text(first), BEST_STYLE + " bold"),
+        f", {_option_gloss(first, moves, advice, tour, ascii)}, chance ",
+        (percent_text(first.chance, first.estimate, ascii), "bold"),
+        f", spends {_spends(first, moves, ascii)}" if first.source is not None else "",
+    )
+    parts: list = [head, hand, best]
+    if note:
+        parts.append(Text(note))
+    table = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold")
+    table.add_column("")
+    table.add_column("play", no_wrap=True)
+    table.add_column("option", no_wrap=True)
+    table.add_column("chance", justify="right", no_wrap=True)
+    table.add_column("loss", justify="right", no_wrap=True)
+    if estimated:
+        table.add_column("95% CI", no_wrap=True)
+    supporters = any(m.source is not None for m in moves[:rows])
+    if supporters:
+        table.add_column("spends", no_wrap=True)
+    top = first.chance
+    for index, move in enumerate(moves[:rows]):
+        loss = top - move.chance
+        cells = [
+            "*" if index == 0 else "",
+            Text(play_text(move), style=BEST_STYLE if index == 0 else ""),
+            _option_gloss(move, moves, advice, tour, ascii),
+            percent_text(move.chance, move.estimate, ascii),
+            "" if loss <= 1e-12 else f"{mark if move.estimate or first.estimate else ''}{100 * loss:.1f}%",
+        ]
+        if estimated:
+            cells.append(_interval_text(move.interval))
+        if supporters:
+            cells.append(_spends(move, moves, ascii))
+        table.add_row(*cells)
+    parts.append(table)
+    if len(moves) > rows:
+        parts.append(Text(f"  ... and {len(moves) - rows} more: any legal play can be typed"))
+    legend = "* the advice: Enter plays it. loss: its chance less the option's."
+    if any(m.source is not None for m in moves):
+        legend += " spends: a supporter used loses its point; the gain is over the best free option."
+    parts.append(Text(legend, style="dim"))
+    if estimated:
+        parts.append(
+            Text(
+                f"{mark} estimate: the exact search ran out of time (--time-limit), so chances come "
+                "from playouts of a fallback policy (95% CI); best play does at least as well.",
+                style="yellow",
+            )
+        )
+    spread = ", ".join(
+        f"{wins}: {percent_text(p, advice.chance.estimate, ascii)}"
+        for wins, p in enumerate(advice.distribution) if p >= 0.005
+    )
+    parts.append(Text(f"Wins at the end with best play: {spread} ({advice.seconds:.2f} s)", style="dim"))
+    return Group(*parts)
