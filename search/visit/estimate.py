@@ -15,7 +15,11 @@ Wilson interval of that rate. Two fallbacks (``fallback=``):
   more wins are needed than cards remain in hand; Commerce before the first debate when
   the chance without drawing abilities is below one half. Cheap, and a poorer player.
 
-Either is one particular policy: its success rate never exceeds the optimal chance.
+- ``"plain"`` (:data:`PLAIN`): after the first decision, no ability and no search: every
+  answer by rule of thumb (the lowest card that wins while wins are wanted, else the lowest
+  that loses). Only for the one playout an estimate makes when no other fits in its time.
+
+Each is one particular policy: its success rate never exceeds the optimal chance.
 """
 
 from __future__ import annotations
@@ -48,14 +52,14 @@ from .reference import (
 from .solvers import make_solver
 
 MIN_PLAYOUTS = 200
-RULE, SEARCH = "rule", "search"
-"""The two fallback policies (see the module docstring)."""
+RULE, SEARCH, PLAIN = "rule", "search", "plain"
+"""The fallback policies (see the module docstring)."""
 SEARCH_SHARE = 0.5
 """The share of an estimate's time the search fallback may take before the rule takes over."""
 
 
 def _mode(fallback: bool | str) -> str | None:
-    """The fallback policy named by ``fallback``: None (best play), RULE or SEARCH."""
+    """The fallback policy named by ``fallback``: None (best play), RULE, SEARCH or PLAIN."""
     if fallback is False or fallback is None:
         return None
     return RULE if fallback is True else fallback
@@ -179,6 +183,8 @@ def planning_state(state: tuple, fallback: bool | str = True) -> tuple:
         abil = (0, 0, abil[HEARTS], abil[SPADES])
     elif mode == SEARCH:
         abil = (0, abil[DIAMONDS], abil[HEARTS], abil[SPADES])
+    elif mode == PLAIN:
+        abil = (0, 0, 0, 0)
     return (hand, deck, disc, trump, abil, pool if abil[SPADES] else ())
 
 
@@ -193,6 +199,8 @@ def choose_option(solver: KingdomSolver, state: tuple, still: int, first: bool, 
             return ("C",)
         if mode == SEARCH and _military_pays(solver, state, plan, still, first):
             return ("C",)
+    if mode == PLAIN:
+        return ("debate",)
     if mode == RULE and first and abil[DIAMONDS] and 0 <= still <= 8:
         if solver.worth(still, *plan) < 0.5:
             return ("D",)
@@ -233,6 +241,8 @@ def best_answer(solver: KingdomSolver, state: tuple, card: int, still: int, fall
     """The legal answer (a card index) to the revealed ``card`` best for ``still`` wins."""
     hand, deck, disc, trump, abil, pool = planning_state(state, fallback)
     legal = legal_answer_mask(hand, card)
+    if _mode(fallback) == PLAIN:
+        return _plain_answer(legal, card, still, trump)
     best, best_value = None, None
     for answer in iter_bits(legal):
         won = debate_won(card, answer, trump)
@@ -250,6 +260,9 @@ def best_discard(solver: KingdomSolver, state: tuple, still: int, fallback: bool
     hand, deck, disc, trump, abil, pool = planning_state(state, fallback)
     if hand.bit_count() <= 2:
         return hand
+    if _mode(fallback) == PLAIN:  # the two lowest cards (of the hand's order)
+        low = hand & -hand
+        return low | ((hand & ~low) & -(hand & ~low))
     if solver.reshuffle_possible(hand, deck, disc, abil):
         pairs = all_pairs(hand)
     else:  # played cards never come back: one pair per class of equivalent pairs
@@ -260,6 +273,14 @@ def best_discard(solver: KingdomSolver, state: tuple, still: int, fallback: bool
         if best_value is None or value > best_value:
             best, best_value = pair, value
     return best
+
+
+def _plain_answer(legal: int, card: int, still: int, trump: int) -> int:
+    """The plain policy's answer, by rule of thumb, no search: while wins are wanted the
+    lowest legal card that wins (else the lowest), once enough are won the lowest that loses."""
+    cards = list(iter_bits(legal))  # lowest first within a suit
+    wanted = [a for a in cards if debate_won(card, a, trump) == (still > 0)]
+    return (wanted or cards)[0]
 
 
 def estimate_kingdom(
@@ -273,7 +294,8 @@ def estimate_kingdom(
     fallback: str = SEARCH,
 ):
     """Monte Carlo estimate of ``position``'s chance with a fallback policy: runs for about
-    ``seconds`` more (None: a second), never past them but for one playout. The search
+    ``seconds`` more (None: a second), never past them but for one playout of the cheapest
+    policy when nothing else fits (:data:`PLAIN`). The search
     fallback is tried first: if it cannot finish ``min_playouts`` playouts in
     :data:`SEARCH_SHARE` of the time, the rule fallback plays instead for the rest of it
     (the result names the policy and its number of playouts).
@@ -297,13 +319,16 @@ def estimate_kingdom(
         if wins is not None:
             return estimate_from_wins(position, wins, started, solver.state_count(), SEARCH)
     wins = _rule_playouts(solver, playout, budget_end)
-    return estimate_from_wins(position, wins, started, solver.state_count(), RULE)
+    if wins:
+        return estimate_from_wins(position, wins, started, solver.state_count(), RULE)
+    # Nothing fitted: an estimate needs a playout, so one of the cheapest policy (its
+    # interval, from one playout, says how little it knows).
+    return estimate_from_wins(position, [playout(0, PLAIN)], started, solver.state_count(), PLAIN)
 
 
 def _rule_playouts(solver, playout, budget_end: float) -> list[int]:
-    """Playouts of the rule fallback until ``budget_end``, and one at least whatever the
-    clock says (an estimate needs a playout; the result states how many it had). A playout
-    cut off by the clock is dropped."""
+    """Playouts of the rule fallback until ``budget_end`` (perhaps none). A playout cut off
+    by the clock is dropped."""
     wins: list[int] = []
     solver.deadline = budget_end
     try:
@@ -314,8 +339,6 @@ def _rule_playouts(solver, playout, budget_end: float) -> list[int]:
             solver.reset()
     finally:
         solver.deadline = None
-    if not wins:
-        wins.append(playout(0, RULE))
     return wins
 
 
