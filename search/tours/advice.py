@@ -68,6 +68,9 @@ are proven lower bounds for it."""
 
 EXACT_SHARE = 0.5
 """The share of advise_visit's time limit the exact solves may use; estimates get the rest."""
+MARGIN = 0.05
+"""The share of a time limit kept back from the searches, for what follows them (the
+estimate pool's start and end, the tour values, the table)."""
 
 ESTIMATE_PLAYOUTS = 50
 """Playouts an estimate in advise_visit makes at least, whatever its share of the time."""
@@ -201,9 +204,13 @@ def advise_visit(
     counted.
     """
     warm_up()
-    started = time.perf_counter()
+    entered = started = time.perf_counter()
     if tour.over:
         raise InvalidPositionError("the tour is over: no kingdom is left to visit")
+    values = TourPlanner(objective=objective).after_choice(tour, hand)  # first: it is not budgeted
+    if time_limit is not None:
+        time_limit = max(0.0, (1 - MARGIN) * time_limit - (time.perf_counter() - started))
+        started = time.perf_counter()
     positions = tour.unvisited
     cells = [(column, p) for column in _ORDER for p in positions]
     bounds_only = {cell for cell in cells if cell[0] in BOUND_COLUMNS}
@@ -244,7 +251,6 @@ def advise_visit(
             found[cell] = result
     if progress:
         progress(total, total, "", 0)
-    values = TourPlanner(objective=objective).after_choice(tour, hand)
     kingdoms = tuple(
         KingdomAdvice(
             position=p,
@@ -266,7 +272,7 @@ def advise_visit(
         recommended=best,
         solves=sum(s.needs is not None for s in solves.values()),
         estimates=len(queries),
-        seconds=time.perf_counter() - started,
+        seconds=time.perf_counter() - entered,
     )
 
 

@@ -25,7 +25,7 @@ from ..visit import (
     make_solver,
     solve_exact,
 )
-from .advice import FORCED_SECONDS, Chance, estimate_options, politics_pool
+from .advice import FORCED_SECONDS, MARGIN, Chance, estimate_options, politics_pool
 
 
 class AmbiguousPilesError(InvalidPositionError):
@@ -173,6 +173,7 @@ def rank_moves(
     started = time.perf_counter()
     solver = make_solver()
     if time_limit is not None:
+        time_limit *= 1 - MARGIN  # the rest: the pool's start and end, ranking, rendering
         solver.deadline = started + time_limit / 2
     try:
         result = solve_exact(solver, position, started)
