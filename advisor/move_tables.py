@@ -60,8 +60,9 @@ def _wins_table(distribution: Sequence[float], ascii: bool) -> Table:
     return table
 
 
-def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group:
-    """The visit now, the chance with best play, every option best first with its loss."""
+def _position_lines(advice: MoveAdvice, ascii: bool) -> tuple[Text, Text]:
+    """The visit's heading (kingdom, ruler, trump, target, wins) and the hand, with the
+    ruler's card waiting if any."""
     position = advice.position
     head = Text.assemble(
         f"Kingdom {advice.kingdom}: ", ruler_text(advice.ruler, ascii),
@@ -71,8 +72,14 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
     hand = Text.assemble("Hand ", cards_text(position.hand, ascii))
     if position.waiting is not None:
         hand.append("   ruler's card ")
-        hand.append_text(cards_text([position.waiting], ascii))
+        hand.append_text(card_text(position.waiting, ascii))
         hand.append(" waits")
+    return head, hand
+
+
+def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group:
+    """The visit now, the chance with best play, every option best first with its loss."""
+    head, hand = _position_lines(advice, ascii)
     parts: list = [head, hand]
     chance = advice.chance
     best = advice.moves[0]
@@ -200,17 +207,7 @@ def coach_move_view(
     is the prompt's default), the options in the coach's order (``moves``) with the play to
     type, the top ``rows`` of them and how many more; ``note`` explains a first option that
     is not the likeliest (best for the final score). Fits 80 columns."""
-    position = advice.position
-    head = Text.assemble(
-        f"Kingdom {advice.kingdom}: ", ruler_text(advice.ruler, ascii),
-        " rules, trump ", suit_text(position.trump, ascii),
-        f", target {position.target}, won so far {position.wins}",
-    )
-    hand = Text.assemble("Hand ", cards_text(position.hand, ascii))
-    if position.waiting is not None:
-        hand.append("   ruler's card ")
-        hand.append_text(card_text(position.waiting, ascii))
-        hand.append(" waits")
+    head, hand = _position_lines(advice, ascii)
     first = moves[0]
     estimated = any(m.estimate for m in moves)
     mark = estimate_mark(ascii)
