@@ -1160,34 +1160,10 @@ class FastKingdomSolver(KingdomSolver):
 
     def _grow(self, status: int) -> None:
         """Enlarge what the kernel ran out of."""
-        if status == FULL:  # double the table (rehashing keys) and the arena (copying rows)
-            bits = int(self._meta[BITS]) + 1
-            limit = int(LOAD * (1 << bits))
-            if limit >= 1 << (63 - K0_BITS):
-                raise MemoryLimitExceeded("the memo would outgrow the arena rows a slot can name")
-            growth = 16 * (1 << bits) + 8 * WIDTH * (limit + 1)
-            reserve(growth)  # counted before allocating: old and new are alive while copying
-            self._held[0] += growth
-            table = np.full((1 << bits, 2), -1, dtype=np.int64)
-            _rehash(self._table, table, bits)
-            vals = np.zeros((limit + 1, WIDTH), dtype=np.float64)
-            used = int(self._meta[ROWS])
-            vals[:used] = self._vals[:used]
-            self._table, self._vals = table, vals
-            self._meta[BITS], self._meta[ROW_LIMIT] = bits, limit + 1
+        if status == FULL:
+            self._table, self._vals = self._doubled(self._table, self._vals, BITS, ROWS, ROW_LIMIT)
         elif status == DIST_FULL:
-            bits = int(self._meta[DBITS]) + 1
-            limit = int(LOAD * (1 << bits))
-            growth = 16 * (1 << bits) + 8 * DIST_WIDTH * (limit + 1)
-            reserve(growth)
-            self._held[0] += growth
-            table = np.full((1 << bits, 2), -1, dtype=np.int64)
-            _rehash(self._dtable, table, bits)
-            vals = np.zeros((limit + 1, DIST_WIDTH), dtype=np.float64)
-            used = int(self._meta[DROWS])
-            vals[:used] = self._dvals[:used]
-            self._dtable, self._dvals = table, vals
-            self._meta[DBITS], self._meta[DROW_LIMIT] = bits, limit + 1
+            self._dtable, self._dvals = self._doubled(self._dtable, self._dvals, DBITS, DROWS, DROW_LIMIT)
         elif status == STACK_FULL:
             self._stack = np.zeros(max(2 * len(self._stack), 1024), dtype=np.int64)
         elif status == TOO_DEEP:
@@ -1196,6 +1172,24 @@ class FastKingdomSolver(KingdomSolver):
             raise RuntimeError(f"unknown kernel status {status}")
         self._account()
         self._remember_addresses()
+
+    def _doubled(self, table, vals, bits_field: int, rows_field: int, limit_field: int):
+        """A memo (the values' or the distributions') twice the size: the table rehashed,
+        the arena's rows copied; its meta fields updated."""
+        bits = int(self._meta[bits_field]) + 1
+        limit = int(LOAD * (1 << bits))
+        if limit >= 1 << (63 - K0_BITS):
+            raise MemoryLimitExceeded("the memo would outgrow the arena rows a slot can name")
+        growth = 16 * (1 << bits) + 8 * vals.shape[1] * (limit + 1)
+        reserve(growth)  # counted before allocating: old and new are alive while copying
+        self._held[0] += growth
+        new_table = np.full((1 << bits, 2), -1, dtype=np.int64)
+        _rehash(table, new_table, bits)
+        new_vals = np.zeros((limit + 1, vals.shape[1]), dtype=np.float64)
+        used = int(self._meta[rows_field])
+        new_vals[:used] = vals[:used]
+        self._meta[bits_field], self._meta[limit_field] = bits, limit + 1
+        return new_table, new_vals
 
     def _account(self) -> None:
         """Settle the bytes counted against the memory cap to the arrays held now."""
