@@ -14,7 +14,10 @@ root option's value, the best one and the distribution of wins for one target, 1
 hand), with a fresh solver; ``product/kernel`` is the median ratio of the two per hand.
 
 A hand whose solve passes ``--cap`` seconds is stopped and counted as taking
-more than the cap (the medians and p95 then are lower bounds, marked ``>``).
+more than the cap (the medians and p95 then are lower bounds, marked ``>``). So is one
+whose memo would pass the process's memory cap (``--max-memory`` of the CLI, default 1.5G,
+or ``EMISSARY_MAX_MEMORY``): ``capped`` counts both, ``mem`` (kernel) and ``prod mem``
+(product path) those stopped by memory.
 
     python examples/bench_kingdom.py                 # the full run (long)
     python examples/bench_kingdom.py --hands 10 --cap 5
@@ -34,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from search.game.cards import CARDS, FULL_MASK, CardSet
 from search.game.deal import Stream
-from search.visit.reference import KingdomSolver, TimeLimitExceeded
+from search.infra import BudgetExceeded, MemoryLimitExceeded
+from search.visit.reference import KingdomSolver
 
 ABILITY_SETS = {
     "none": (0, 0, 0, 0),
@@ -67,7 +71,8 @@ def make_fast_solver(deadline: float | None) -> KingdomSolver:
 
 
 def time_solve(hand, trump, pool, abilities, cap, kernel, naive=False):
-    """Seconds for one hand (all targets), or None past the cap; and the states used."""
+    """Seconds for one hand (all targets), or None past the cap or the memory cap; the
+    states used; and whether the memory cap stopped it."""
     deadline = time.perf_counter() + cap
     pool = pool if abilities[3] else ()
     started = time.perf_counter()
@@ -81,13 +86,14 @@ def time_solve(hand, trump, pool, abilities, cap, kernel, naive=False):
                 make_fast_solver(deadline) if kernel == "fast" else KingdomSolver(deadline=deadline)
             )
             solver.decide(hand, FULL_MASK & ~hand, 0, trump, abilities, pool)
-    except TimeLimitExceeded:
-        return None, solver.state_count()
-    return time.perf_counter() - started, solver.state_count()
+    except BudgetExceeded as stopped:
+        return None, solver.state_count(), isinstance(stopped, MemoryLimitExceeded)
+    return time.perf_counter() - started, solver.state_count(), False
 
 
 def time_product(index, hand, trump, pool, abilities, cap):
-    """Seconds for the product path on one hand (one target), or None past the cap."""
+    """Seconds for the product path on one hand (one target), or None past the cap or the
+    memory cap; and whether the memory cap stopped it."""
     from search.game import CardSet, Suit
     from search.visit import make_position, solve_exact
 
@@ -101,9 +107,9 @@ def time_product(index, hand, trump, pool, abilities, cap):
     started = time.perf_counter()
     try:
         solve_exact(solver, position, started)
-    except TimeLimitExceeded:
-        return None
-    return time.perf_counter() - started
+    except BudgetExceeded as stopped:
+        return None, isinstance(stopped, MemoryLimitExceeded)
+    return time.perf_counter() - started, False
 
 
 def run_set(name: str, hands: int, baseline_hands: int, cap: float, kernel: str) -> dict:
@@ -112,17 +118,20 @@ def run_set(name: str, hands: int, baseline_hands: int, cap: float, kernel: str)
     if kernel == "fast":  # compile outside the timings
         make_fast_solver(None).decide(1, 2, 0, 0, abilities, (0,) if abilities[3] else ())
     times, states, naive_times, paired, products, ratios = [], [], [], [], [], []
+    over_memory = {"kernel": 0, "product": 0}
     for index, (hand, trump, pool) in enumerate(seeded_hands(hands)):
-        seconds, count = time_solve(hand, trump, pool, abilities, cap, kernel)
+        seconds, count, memory = time_solve(hand, trump, pool, abilities, cap, kernel)
         times.append(seconds)
         states.append(count)
+        over_memory["kernel"] += memory
         if kernel == "fast":
-            product = time_product(index, hand, trump, pool, abilities, cap)
+            product, memory = time_product(index, hand, trump, pool, abilities, cap)
             products.append(product)
+            over_memory["product"] += memory
             if seconds is not None and product is not None:
                 ratios.append(product / seconds)
         if index < baseline_hands:
-            naive, _ = time_solve(hand, trump, pool, abilities, cap, kernel, naive=True)
+            naive, _, _ = time_solve(hand, trump, pool, abilities, cap, kernel, naive=True)
             naive_times.append(naive)
             if seconds is not None and naive is not None:
                 paired.append((naive, seconds))
@@ -134,6 +143,7 @@ def run_set(name: str, hands: int, baseline_hands: int, cap: float, kernel: str)
         "paired": paired,
         "products": products,
         "ratios": ratios,
+        "over_memory": over_memory,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
@@ -168,8 +178,9 @@ def main() -> None:
         f"baseline on the first {args.baseline_hands}; times in ms for all 8 targets"
     )
     header = (
-        f"{'abilities':16} {'median':>10} {'p95':>10} {'capped':>7} {'states med':>11} {'peak MB':>8} "
-        f"{'naive med':>11} {'speed-up':>9} {'product med':>12} {'product/kernel':>15}"
+        f"{'abilities':16} {'median':>10} {'p95':>10} {'capped':>7} {'mem':>4} {'states med':>11} "
+        f"{'peak MB':>8} {'naive med':>11} {'speed-up':>9} {'product med':>12} {'prod mem':>9} "
+        f"{'product/kernel':>15}"
     )
     print(header)
     for name in names:
@@ -186,9 +197,11 @@ def main() -> None:
         states = statistics.median(result["states"])
         product_median, _ = summarise(result["products"], args.cap)
         ratio = f"{statistics.median(result['ratios']):.2f}x" if result["ratios"] else "n/a"
+        memory = result["over_memory"]
         print(
-            f"{name:16} {median:>10} {p95:>10} {capped:>7} {states:>11,.0f} "
-            f"{result['peak_mb']:>8,.0f} {naive_median:>11} {speedup:>9} {product_median:>12} {ratio:>15}",
+            f"{name:16} {median:>10} {p95:>10} {capped:>7} {memory['kernel']:>4} {states:>11,.0f} "
+            f"{result['peak_mb']:>8,.0f} {naive_median:>11} {speedup:>9} {product_median:>12} "
+            f"{memory['product']:>9} {ratio:>15}",
             flush=True,
         )
 
