@@ -57,11 +57,18 @@ def _tour_value_json(value) -> dict:
     return {"value": value.value, "ci": [value.low, value.high], "objective": value.objective}
 
 
+def _ci_of(policy: str) -> str:
+    """What an estimate's interval describes."""
+    if policy == "lookahead":
+        return "the lookahead policy's chance (paired with exact play of its base restriction)"
+    return f"the {policy} fallback policy's success rate"
+
+
 def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
     kingdoms = []
     for kingdom in advice.kingdoms:
         estimates = {
-            column: {"ci": list(chance.interval), "ci_of": f"the {chance.policy} fallback policy's success rate",
+            column: {"ci": list(chance.interval), "ci_of": _ci_of(chance.policy),
                      "playouts": chance.playouts, "floor": chance.floor}
             for column, chance in zip(COLUMNS, kingdom.chances)
             if chance.estimate

@@ -120,6 +120,27 @@ def _bar(p: float, width: int = 20) -> str:
     return "█" * round(width * p)
 
 
+def estimate_sentence(result: KingdomResult) -> str:
+    """What an estimated chance is, in one sentence: the policy's estimate with its interval,
+    and the proven lower bound beside it (shown instead where it is higher)."""
+    low, high = result.interval
+    cut = "the exact search ran out of time or memory"
+    if result.policy == "lookahead":
+        what = (f"ESTIMATE of the lookahead policy's chance, from {result.playouts} Monte Carlo "
+                f"playouts paired with exact play of its base (95% CI of that policy's chance "
+                f"{percent_cell(low).strip()}–{percent_cell(high).strip()}); {cut}")
+    else:
+        what = (f"ESTIMATE from {result.playouts} Monte Carlo playouts of the {result.policy} "
+                f"fallback policy (95% CI of its success rate {percent_cell(low).strip()}–"
+                f"{percent_cell(high).strip()}); {cut}")
+    if result.bound and result.bound >= result.chance:
+        return (f"Chance ≥ {percent_cell(result.bound).strip()} — PROVEN lower bound (the exact "
+                f"chance with some abilities left unused); the policy's own {what}.")
+    proven = (f" Proven lower bound: {percent_cell(result.bound).strip()} (exact, some abilities "
+              "left unused)." if result.bound else "")
+    return f"Chance ≈ {percent_cell(result.chance).strip()} — {what}. Best play does at least as well.{proven}"
+
+
 def odds_view(position: Position, result: KingdomResult, ascii: bool) -> Group:
     """The chance, the options ranked best first with their loss, and the wins distribution."""
     trump = suit_text(position.trump, ascii)
@@ -129,14 +150,7 @@ def odds_view(position: Position, result: KingdomResult, ascii: bool) -> Group:
         f"  (wins so far {position.wins})" if position.wins else "",
     )
     if result.estimate:
-        low, high = result.interval
-        verdict = Text(
-            f"Chance ≈ {percent_cell(result.chance).strip()} — ESTIMATE from {result.playouts} "
-            "Monte Carlo playouts "
-            f"(95% CI {percent_cell(low).strip()}–{percent_cell(high).strip()}); "
-            "the exact search ran out of time or memory. The fallback policy never beats optimal play.",
-            style="yellow",
-        )
+        verdict = Text(estimate_sentence(result), style="yellow")
         return Group(head, verdict, _distribution_table(result))
     verdict = Text.assemble(
         ("Chance ", "bold"),

@@ -113,7 +113,7 @@ class Chance:
     def of(cls, result: KingdomResult) -> Chance:
         """The chance a solve reports."""
         return cls(result.chance, result.estimate, result.interval, result.playouts,
-                   policy=result.policy)
+                   floor=result.bound, policy=result.policy)
 
 
 @dataclass(frozen=True)
@@ -382,7 +382,8 @@ def _row_chances(found: dict, position: int) -> tuple[Chance, ...]:
         cell = cells[column]
         if not cell.estimate:
             continue
-        floor = max((exact[c] for c in SUBSETS[column] if c in exact), default=0.0)
+        floor = max((exact[c] for c in SUBSETS[column] if c in exact), default=cell.floor)
+        floor = max(floor, cell.floor)  # the estimate's own base: an exactly solved restriction
         if column == "all" and cells["jacks"].kind != "estimate":
             floor = max(floor, cells["jacks"].value)
         if floor >= cell.value:

@@ -25,20 +25,21 @@ Each is one particular policy: its success rate never exceeds the optimal chance
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from weakref import WeakKeyDictionary
 
 from ..game import (
     SUIT_MASK,
     Stream,
-    card_available,
     debate_won,
     iter_bits,
     legal_answer_mask,
     military_draws,
     military_usable,
-    refill,
 )
 from ..infra import BudgetExceeded, MemoryLimitExceeded, wilson_interval
+from .lookahead import lookahead_playouts, paired_estimate
+from .playout import Playout
 from .position import KingdomResult, root_state
 from .reference import (
     CLUBS,
@@ -52,8 +53,10 @@ from .reference import (
 from .solvers import make_solver
 
 MIN_PLAYOUTS = 200
-RULE, SEARCH, PLAIN = "rule", "search", "plain"
+RULE, SEARCH, PLAIN, LOOKAHEAD = "rule", "search", "plain", "lookahead"
 """The fallback policies (see the module docstring)."""
+ROOTS_SHARE = 0.5
+"""The share of an estimate's time the lookahead policy may spend solving its restrictions."""
 SEARCH_SHARE = 0.5
 """The share of an estimate's time the search fallback may take before the rule takes over."""
 
@@ -67,51 +70,6 @@ def _mode(fallback: bool | str) -> str | None:
 
 def _suit(mask: int, suit: int) -> int:
     return mask & (SUIT_MASK << (8 * suit))
-
-
-class Playout:
-    """One visit played to its end on card masks, cards turning up from a seeded stream."""
-
-    def __init__(self, state: tuple, stream: Stream) -> None:
-        self.hand, self.deck, self.disc, self.trump, abil, pool = state
-        self.abil = list(abil)
-        self.pool = list(pool)
-        self.stream = stream
-        self.order = stream.shuffle(list(iter_bits(self.deck)))
-        self.wins = 0
-
-    def next_card(self) -> int | None:
-        """The deck's top card (index), refilling from the discard pile per R1; None per R2."""
-        if not card_available(self.deck, self.disc):
-            return None  # R2
-        if not self.deck:
-            self.deck, self.disc = refill(self.deck, self.disc)  # R1
-            self.order = self.stream.shuffle(list(iter_bits(self.deck)))
-        card = self.order.pop()
-        self.deck &= ~(1 << card)
-        return card
-
-    def draw(self, count: int) -> None:
-        """Draw up to ``count`` cards into the hand (R2: fewer if none are left)."""
-        for _ in range(count):
-            card = self.next_card()
-            if card is None:
-                return
-            self.hand |= 1 << card
-
-    def state(self) -> tuple:
-        """The solver's view of the current state."""
-        pool = tuple(sorted(self.pool)) if self.abil[SPADES] else ()
-        return (self.hand, self.deck, self.disc, self.trump, tuple(self.abil), pool)
-
-    def answer(self, card: int, answer: int) -> None:
-        """Answer the revealed ``card`` with the hand's card ``answer`` (indices)."""
-        won = debate_won(card, answer, self.trump)
-        self.hand &= ~(1 << answer)
-        self.disc |= 1 << card
-        if not won:
-            self.disc |= 1 << answer
-        self.wins += won
 
 
 def play_policy(
@@ -291,7 +249,7 @@ def estimate_kingdom(
     solver: KingdomSolver | None = None,
     min_playouts: int = MIN_PLAYOUTS,
     forced: tuple | None = None,
-    fallback: str = SEARCH,
+    fallback: str = LOOKAHEAD,
 ):
     """Monte Carlo estimate of ``position``'s chance with a fallback policy: runs for about
     ``seconds`` more (None: a second), never past them but for one playout of the cheapest
@@ -314,6 +272,12 @@ def estimate_kingdom(
             solver, state, position.need, stream, waiting, fallback=mode, forced=forced
         )
 
+    if fallback == LOOKAHEAD:
+        run = lookahead_playouts(solver, state, position.need, seed, budget_end,
+                                 time.perf_counter() + ROOTS_SHARE * budget, waiting, forced)
+        if run.wins:
+            return _lookahead_result(position, run, started, solver.state_count())
+        budget_end = max(budget_end, time.perf_counter())
     if fallback == SEARCH:
         wins = _search_playouts(solver, playout, min_playouts, budget, budget_end)
         if wins is not None:
@@ -392,3 +356,15 @@ def estimate_from_wins(position, wins: list[int], started: float, states: int = 
         policy=policy,
     )
 
+
+
+def _lookahead_result(position, run, started: float, states: int) -> KingdomResult:
+    """The estimate (a KingdomResult) of the lookahead policy's chance: paired with its base
+    (the base's exact chance plus the paired difference, :func:`paired_estimate`) where it
+    was, else the plain success rate; ``bound`` is the base's exact chance, a proven lower
+    bound on the optimal chance (the base's abilities are a subset of the position's)."""
+    result = estimate_from_wins(position, [position.wins + w for w in run.wins], started, states, LOOKAHEAD)
+    if run.pairs:
+        chance, interval = paired_estimate(run.base_value, run.pairs)
+        result = replace(result, chance=chance, interval=interval)
+    return replace(result, bound=run.base_value)

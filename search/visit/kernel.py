@@ -1117,17 +1117,20 @@ class FastKingdomSolver(KingdomSolver):
             values.pop()
         return tuple(values)
 
-    def option_values(self, hand, deck, disc, trump, abil, pool):
+    def option_values(self, hand, deck, disc, trump, abil, pool, kinds=None):
         """Every option at a DECIDE node as ``(label, value vector)``, in the order of
-        ``options``; compiled in float vector mode, so that no outcome is walked in Python."""
+        ``options`` (with ``kinds``, only options whose label starts with one of them);
+        compiled in float vector mode, so that no outcome is walked in Python."""
         if self.exact or not self.canonical:
-            return super().option_values(hand, deck, disc, trump, abil, pool)
+            return super().option_values(hand, deck, disc, trump, abil, pool, kinds)
         packed_abil, packed_pool = _packed(abil, pool)
         deadline = -1.0 if self.deadline is None else self.deadline
         acc = self._acc
         result = []
         with kernel_running():
             for option in range(COMMERCE + 1):
+                if kinds is not None and _LABELS[option][0] not in kinds:
+                    continue
                 while True:
                     self._meta[TOP] = 0
                     status = _enter(

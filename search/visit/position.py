@@ -122,6 +122,7 @@ class KingdomResult:
     interval: tuple[float, float] | None = None  # 95% CI when ``estimate``
     playouts: int = 0
     policy: str = ""  # the fallback policy an estimate played (search.visit.estimate)
+    bound: float = 0.0  # an estimate's proven lower bound: the exact chance of a restriction
 
     def to_json(self) -> dict:
         """Plain JSON-ready figures."""
@@ -140,6 +141,8 @@ class KingdomResult:
             data["chance_ci"] = list(self.interval)
             data["playouts"] = self.playouts
             data["policy"] = self.policy
+            if self.bound:
+                data["bound"] = self.bound  # proven: the exact chance of a subset of the abilities
         return data
 
 

@@ -377,9 +377,9 @@ class KingdomSolver:
             for label, outcomes in self.options(hand, deck, disc, trump, abil, pool)
         ]
 
-    def option_values(self, hand, deck, disc, trump, abil, pool):
+    def option_values(self, hand, deck, disc, trump, abil, pool, kinds=None):
         """Every option at a DECIDE node as ``(label, value vector)``, in the order of
-        :meth:`options`."""
+        :meth:`options` (with ``kinds``, only options whose label starts with one of them)."""
         if disc and not self.reshuffle_possible(hand, deck, disc, abil):
             disc = 0
         if not abil[SPADES]:
@@ -387,6 +387,7 @@ class KingdomSolver:
         return [
             (label, self.option_value(outcomes, None))
             for label, outcomes in self.options(hand, deck, disc, trump, abil, pool)
+            if kinds is None or label[0] in kinds
         ]
 
     def option_labels(self, hand, deck, disc, trump, abil, pool) -> list[tuple]:

@@ -1,0 +1,386 @@
+"""Play with every ability at once: the best exactly solved restrictions, re-chosen at every
+decision, and Military by sampled lookahead (RULINGS.md §4, §7).
+
+An exact search with all four Jacks rarely finishes on a fresh hand, but searches with some
+abilities left out (*restrictions*: ♦♥♠, ♣ alone, ...) often do. With every Jack a player can
+play as if some were absent, so each solved restriction's exact chance is a lower bound. The
+*lookahead policy* does better than the best of them, and provably never worse:
+
+- It keeps a *justification*: the restriction whose exact play it is at least as good as from
+  here (at the start, the best solved restriction for the target).
+- At every decision it values each option under every restriction it can query cheaply: the
+  justification, each solved restriction whose tree the visit has stayed in (every ability used
+  so far belongs to it, so its values are memo hits), and Diplomacy with Politics (fast to solve
+  anywhere). It takes the best option over all of them, and the restriction that valued it
+  becomes the justification.
+- Military, where no such restriction holds it, is valued by a seeded sample of its draws, each
+  continued by exact play with Diplomacy and Politics, and used only where the sample's mean
+  less two standard errors beats the best exact option.
+
+Why never worse (for the exactly valued choices): if option a is best under restriction R, the
+justification's value here is at most R's value of a, and after a the policy is again at least
+as good as R's own continuation (R less the ability used), which it still holds. By induction
+over the rest of the visit the policy's chance is at least every solved restriction's exact
+chance. The sampled Military lookahead is the one step not covered; its margin keeps the risk
+small, and every estimate of this policy is measured against the exact base it improves on
+(:func:`paired_estimate`), so a loss would show.
+
+Everything is seeded: the same seed, restrictions and position give the same play.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable
+
+from ..game import (
+    SUIT_MASK,
+    Stream,
+    debate_won,
+    iter_bits,
+    legal_answer_mask,
+    military_draws,
+    military_usable,
+)
+from ..infra import BudgetExceeded, MemoryLimitExceeded, wilson_interval
+from .playout import Playout
+from .reference import CLUBS, DIAMONDS, HEARTS, SPADES, TIE, KingdomSolver, all_pairs, discard_pairs
+
+MILITARY_STAGES = (4, 8, 16)
+"""Draws sampled to value Military where no solved restriction holds it, in stages."""
+MILITARY_FLOOR = 0.05
+"""The least standard error assumed when deciding from a stage that Military does not pay."""
+MILITARY_MARGIN = 2.0
+"""Standard errors by which the sampled Military value must beat the best exact option."""
+SCRATCH_STATES = 2_000_000
+"""States the scratch solver may hold between playouts before it is emptied."""
+SWAP = (HEARTS, SPADES)
+"""The abilities that draw nothing: a restriction to them is quick to solve anywhere."""
+
+
+def restricted(abil: tuple, suits: Iterable[int]) -> tuple:
+    """The ability counts ``abil`` with every suit outside ``suits`` set to 0."""
+    keep = set(suits)
+    return tuple(count if suit in keep else 0 for suit, count in enumerate(abil))
+
+
+def _with(state: tuple, abil: tuple) -> tuple:
+    """``state`` with ability counts ``abil`` (the pool dropped once Politics is not left)."""
+    hand, deck, disc, trump, _, pool = state
+    return (hand, deck, disc, trump, abil, pool if abil[SPADES] else ())
+
+
+def _spent(abil: tuple, kind: str) -> tuple:
+    """``abil`` after using the ability ``kind`` (an option label's first element)."""
+    if kind == "debate":
+        return abil
+    suit = "CDHS".index(kind)
+    return tuple(count - (i == suit) for i, count in enumerate(abil))
+
+
+class LookaheadPolicy:
+    """The lookahead policy of one visit (the module docstring). ``roots``: the solved
+    restrictions, as suit sets; ``solver`` holds their memos. Call :meth:`start` before each
+    playout."""
+
+    def __init__(self, solver: KingdomSolver, roots: Iterable[Iterable[int]], seed: int = 0,
+                 scratch: KingdomSolver | None = None, fixed: bool = False) -> None:
+        self.solver = solver
+        self.fixed = fixed  # play the base restriction exactly, never another
+        self.scratch = scratch or type(solver)()
+        self.roots = [frozenset(r) for r in roots]
+        self.seed = seed
+        self._decisions: dict = {}  # (state, need, justification, used) -> (option, justification)
+        self.used: set[int] = set()
+        self.justification: tuple | None = None
+
+    def base(self, state: tuple, need: int, waiting: int | None = None) -> tuple[frozenset, float]:
+        """The solved restriction (or ♥♠) best for ``need`` more wins at ``state`` (``waiting``:
+        a revealed card to answer first), and its exact chance."""
+        best, best_value = frozenset(SWAP), -1.0
+        for suits in (frozenset(SWAP), *self.roots):
+            counts = restricted(state[4], suits)
+            value = max(self._solver(counts).worth(need - won, *_with(child, counts))
+                        for won, child in _children(state, waiting))
+            if value > best_value + TIE:
+                best, best_value = suits, value
+        return best, best_value
+
+    def start(self, state: tuple, need: int, waiting: int | None = None) -> None:
+        """Begin a playout from ``state`` (no ability used yet in it), justified by the best
+        solved restriction."""
+        suits, _ = self.base(state, need, waiting)
+        self.used = set()
+        self.justification = restricted(state[4], suits)
+
+    def _solver(self, counts: tuple) -> KingdomSolver:
+        """Who answers for a restriction: the solved restrictions' own solver while a drawing
+        ability is left in it (the visit has stayed in its tree, so its memo holds the answer),
+        else the scratch solver (quick anywhere, and emptied when it grows large)."""
+        return self.solver if counts[CLUBS] or counts[DIAMONDS] else self.scratch
+
+    def tidy(self, states: int = SCRATCH_STATES) -> None:
+        """Empty the scratch solver's memo once it holds more than ``states`` states."""
+        if self.scratch.state_count() > states:
+            self.scratch.reset()
+
+    def _family(self, abil: tuple) -> list[tuple]:
+        """The restrictions (ability counts) valued at a decision: the justification first."""
+        family = [self.justification]
+        if self.fixed:
+            return family
+        for suits in self.roots:
+            if self.used <= suits:
+                family.append(restricted(abil, suits))
+        family.append(restricted(abil, SWAP))
+        unique = []
+        for counts in family:
+            if counts not in unique:
+                unique.append(counts)
+        return unique
+
+    def option(self, game: Playout, still: int) -> tuple:
+        """The option to take between debates (a label of ``KingdomSolver.options``)."""
+        state = game.state()
+        key = (state, still, self.justification, frozenset(self.used))
+        known = self._decisions.get(key)
+        if known is None:
+            known = self._decisions[key] = self._choose(game, state, still)
+        best, self.justification = known
+        if best[0] != "debate":
+            self.used.add("CDHS".index(best[0]))
+        return best
+
+    def _choose(self, game: Playout, state: tuple, still: int) -> tuple[tuple, tuple]:
+        """The option and the justification after it (the module docstring)."""
+        abil = state[4]
+        best, best_value, best_counts = ("debate",), -1.0, self.justification
+        for counts in self._family(abil):
+            for label, value in self._solver(counts).option_worths(still, *_with(state, counts)):
+                if value > best_value + TIE:
+                    best, best_value, best_counts = label, value, counts
+        if (not self.fixed and abil[CLUBS] and best[0] != "C" and best_value < 1 - 1e-9 and still > 0
+                and military_usable(game.hand, game.deck, game.disc)):
+            if self._military_pays(game, still, (0, 0, abil[HEARTS], 0), best_value):
+                best, best_counts = ("C",), (1, 0, abil[HEARTS], 0)
+        return best, _spent(best_counts, best[0])
+
+    def _military_pays(self, game: Playout, still: int, after: tuple, best_value: float) -> bool:
+        """Whether Military now, followed by exact play with ``after``'s abilities, beats
+        ``best_value`` by :data:`MILITARY_MARGIN` standard errors over seeded sampled draws.
+        Sampled in stages, stopping as soon as it clearly does not pay."""
+        stream = Stream(self.seed, "military-lookahead", game.hand, game.deck, game.disc, game.trump, still)
+        values: list[float] = []
+        for stage in MILITARY_STAGES:
+            while len(values) < stage:
+                copy = Playout.__new__(Playout)
+                copy.hand, copy.deck, copy.disc, copy.trump = game.hand, game.deck, game.disc, game.trump
+                copy.abil, copy.pool, copy.wins = list(after), list(game.pool), 0
+                copy.stream = stream
+                copy.order = stream.shuffle(list(iter_bits(game.deck)))
+                copy.draw(military_draws(game.hand))
+                values.append(float(self.scratch.worth(still, *copy.state())))
+            mean = sum(values) / len(values)
+            spread = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+            error = math.sqrt(spread / len(values))
+            if mean + MILITARY_MARGIN * max(error, MILITARY_FLOOR) < best_value:
+                return False  # clearly worse: stop sampling
+        return mean - MILITARY_MARGIN * error > best_value + TIE
+
+    def answer(self, game: Playout, card: int, still: int) -> int:
+        """The answer (a card index) to the revealed ``card``."""
+        hand, deck, disc, trump, abil, pool = game.state()
+        best, best_value, best_counts = None, -1.0, self.justification
+        family = self._family(abil)
+        for answer in iter_bits(legal_answer_mask(hand, card)):
+            won = debate_won(card, answer, trump)
+            child = (hand & ~(1 << answer), deck, disc | (1 << card) | (0 if won else 1 << answer), trump, abil, pool)
+            for counts in family:
+                value = self._solver(counts).worth(still - won, *_with(child, counts))
+                if value > best_value + TIE:
+                    best, best_value, best_counts = answer, value, counts
+        self.justification = best_counts
+        return best
+
+    def discard(self, game: Playout, still: int) -> int:
+        """Commerce's two discards (a mask; the whole hand if it holds two or fewer)."""
+        hand, deck, disc, trump, abil, pool = game.state()
+        if hand.bit_count() <= 2:
+            return hand
+        family = self._family(abil)
+        best, best_value, best_counts = None, -1.0, self.justification
+        reshuffle = any(self.solver.reshuffle_possible(hand, deck, disc, c) for c in family)
+        for pair in all_pairs(hand) if reshuffle else discard_pairs(hand, deck | disc):
+            after = (hand & ~pair, deck, disc | pair, trump, abil, pool)
+            for counts in family:
+                value = self._solver(counts).worth(still, *_with(after, counts))
+                if value > best_value + TIE:
+                    best, best_value, best_counts = pair, value, counts
+        self.justification = best_counts
+        return best
+
+
+def play_lookahead(policy: LookaheadPolicy, state: tuple, need: int, stream: Stream,
+                   waiting: int | None = None, forced: tuple | None = None) -> int:
+    """Play one visit to its end with ``policy`` from ``state`` (``need`` wins wanted); returns
+    the wins made. ``waiting``: a revealed card to answer first; ``forced``: the first decision
+    (an option label, or ``("answer", card index)`` while ``waiting``), whatever the policy
+    says (it then justifies what follows by its best restrictions from there)."""
+    game = Playout(state, stream)
+    policy.tidy()
+    policy.start(state, need, waiting)
+    if waiting is not None:
+        answer = forced[1] if forced else policy.answer(game, waiting, need)
+        if forced:
+            policy.justification = restricted(tuple(game.abil), SWAP)
+        game.answer(waiting, answer)
+        forced = None
+    while game.hand:
+        still = need - game.wins
+        if forced is not None:
+            label, forced = forced, None
+            # A forced first option: what follows is justified by the quick restriction left
+            # after it (and by the solved ones it stays within, at the next decision).
+            policy.justification = restricted(_spent(tuple(game.abil), label[0]), SWAP)
+            if label[0] != "debate":
+                policy.used.add("CDHS".index(label[0]))
+        else:
+            label = policy.option(game, still)
+        kind = label[0]
+        if kind == "debate":
+            card = game.next_card()
+            if card is None:
+                break  # R2: no debate can be held
+            game.answer(card, policy.answer(game, card, still))
+            continue
+        game.abil["CDHS".index(kind)] -= 1
+        if kind == "H":
+            trumps = game.hand & (SUIT_MASK << (8 * game.trump))
+            game.hand &= ~trumps
+            game.disc |= trumps
+        elif kind == "S":
+            game.pool.remove(label[1])
+            game.pool.append(game.trump)
+            game.trump = label[1]
+        elif kind == "C":
+            game.draw(military_draws(game.hand))
+        else:
+            game.draw(2)
+            pair = policy.discard(game, still)
+            game.hand &= ~pair
+            game.disc |= pair
+    return game.wins
+
+
+def paired_estimate(exact_base: float, pairs: list[tuple[bool, bool]]) -> tuple[float, tuple[float, float]]:
+    """The policy's chance from playouts paired with its base's on the same deck orders:
+    the base's exact chance plus the mean difference of successes (a control variate), and a
+    95% interval of that chance. ``pairs``: (policy hit, base hit) per deck order. The interval
+    bounds the two discordance rates separately (Wilson each), so it stays honest when few
+    playouts disagree."""
+    n = len(pairs)
+    gains = sum(1 for a, b in pairs if a and not b)
+    losses = sum(1 for a, b in pairs if b and not a)
+    value = exact_base + (gains - losses) / n
+    gain_low, gain_high = wilson_interval(gains, n)
+    loss_low, loss_high = wilson_interval(losses, n)
+    low = max(0.0, exact_base + gain_low - loss_high)
+    high = min(1.0, exact_base + gain_high - loss_low)
+    return min(1.0, max(0.0, value)), (low, high)
+
+
+def _children(state: tuple, waiting: int | None) -> list[tuple[bool, tuple]]:
+    """The DECIDE states to value ``state`` by: itself, or with ``waiting`` revealed, the state
+    after each legal answer (with whether it won)."""
+    if waiting is None:
+        return [(False, state)]
+    hand, deck, disc, trump, abil, pool = state
+    children = []
+    for answer in iter_bits(legal_answer_mask(hand, waiting)):
+        won = debate_won(waiting, answer, trump)
+        lost = 0 if won else 1 << answer
+        children.append((won, (hand & ~(1 << answer), deck, disc | (1 << waiting) | lost, trump, abil, pool)))
+    return children
+
+
+ROOT_RESTRICTIONS = ((DIAMONDS, HEARTS, SPADES), (CLUBS,), (DIAMONDS,))
+"""The restrictions solved for the policy, in order; the last only where the first fails."""
+
+
+def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadline: float | None) -> list[tuple]:
+    """Solve the restrictions of :data:`ROOT_RESTRICTIONS` that hold a drawing ability of
+    ``state`` exactly, before ``deadline``; returns those solved (suit sets). A solve that
+    does not finish is dropped and the solver's memo rebuilt from those that did (so that
+    every memo entry the policy relies on is complete)."""
+    abil = state[4]
+    solved: list[tuple] = []
+
+    def solve(suits: tuple) -> None:
+        counts = restricted(abil, suits)
+        for _, child in _children(state, waiting):
+            if child[0]:
+                solver.decide(*_with(child, counts))
+
+    for suits in ROOT_RESTRICTIONS:
+        counts = restricted(abil, suits)
+        if not (counts[CLUBS] or counts[DIAMONDS]):
+            continue
+        if suits == (DIAMONDS,) and any(DIAMONDS in s for s in solved):
+            continue  # ♦ alone only where ♦♥♠ did not finish
+        solver.deadline = deadline
+        try:
+            solve(suits)
+            solved.append(suits)
+        except BudgetExceeded:
+            solver.reset()
+            solver.deadline = None
+            for done in solved:
+                solve(done)
+        finally:
+            solver.deadline = None
+    return solved
+
+
+class LookaheadRun:
+    """What :func:`lookahead_playouts` played: each playout's wins, (policy hit, base hit)
+    pairs where a base was played beside it, and the base's exact chance."""
+
+    def __init__(self, wins: list[int], pairs: list[tuple[bool, bool]], base_value: float,
+                 roots: list[tuple]) -> None:
+        self.wins, self.pairs, self.base_value, self.roots = wins, pairs, base_value, roots
+
+
+def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int, budget_end: float,
+                       roots_end: float, waiting: int | None = None, forced: tuple | None = None,
+                       batch: int = 10) -> LookaheadRun:
+    """Seeded playouts of the lookahead policy from ``state`` until ``budget_end`` (its
+    restrictions solved before ``roots_end``), in whole batches; without ``forced``, each beside
+    its base (exact play of the best solved restriction) on the same deck order. Playout i uses
+    ``Stream(seed, "playout", i)``, so options forced on the same seed compare on the same cards."""
+    roots = solve_roots(solver, state, waiting, roots_end)
+    policy = LookaheadPolicy(solver, roots, seed=seed)
+    suits, base_value = policy.base(state, need, waiting)
+    base = LookaheadPolicy(solver, [suits], seed=seed, scratch=policy.scratch, fixed=True)
+    wins: list[int] = []
+    pairs: list[tuple[bool, bool]] = []
+    for one in (solver, policy.scratch):
+        one.deadline = budget_end
+    try:
+        while time.perf_counter() < budget_end:
+            made, paired = [], []
+            for i in range(len(wins), len(wins) + batch):
+                won = play_lookahead(policy, state, need, Stream(seed, "playout", i), waiting, forced)
+                made.append(won)
+                if forced is None:
+                    hit = play_lookahead(base, state, need, Stream(seed, "playout", i), waiting)
+                    paired.append((won == need, hit == need))
+            wins.extend(made)
+            pairs.extend(paired)
+    except BudgetExceeded as error:  # the batch cut off is dropped whole
+        if isinstance(error, MemoryLimitExceeded):
+            policy.scratch.reset()
+    finally:
+        for one in (solver, policy.scratch):
+            one.deadline = None
+    return LookaheadRun(wins, pairs, base_value, roots)
