@@ -163,6 +163,20 @@ def summarise(values: list[float | None], cap: float) -> tuple[str, str]:
     return show(median), show(p95)
 
 
+def set_names(text: str) -> list[str]:
+    """The ability sets named in ``text``, comma-separated; a name may hold a comma itself
+    ("DHS, first pool")."""
+    names, pending = [], ""
+    for part in text.split(","):
+        pending = f"{pending}, {part.strip()}" if pending else part.strip()
+        if pending in ABILITY_SETS:
+            names.append(pending)
+            pending = ""
+    if pending:
+        raise SystemExit(f"unknown ability set {pending!r}; known: {'; '.join(ABILITY_SETS)}")
+    return names
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100)
@@ -171,7 +185,7 @@ def main() -> None:
     parser.add_argument("--kernel", choices=["fast", "python"], default="fast")
     parser.add_argument("--sets", default=",".join(ABILITY_SETS), help="comma-separated names")
     args = parser.parse_args()
-    names = [n.strip() for n in args.sets.split(",")]
+    names = set_names(args.sets)
     context = multiprocessing.get_context("spawn")
     print(
         f"{args.hands} seeded hands, kernel {args.kernel}, cap {args.cap:g} s a solve, "
