@@ -118,6 +118,7 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=100, help="paired playouts a target")
     parser.add_argument("--cap", type=float, default=30.0, help="seconds per exact solve")
     parser.add_argument("--start", type=int, default=0, help="first hand index")
+    parser.add_argument("--every", type=int, default=10, help="print the summary every so many hands")
     args = parser.parse_args()
     make_solver().decide(1, 2, 0, 0, ALL, (1,))  # load the kernel outside the timings
     shortfalls, gains, below, solves, plays = [], [], [], [], []
@@ -139,19 +140,25 @@ def main() -> None:
         print(f"hand {index:3d}: solved {','.join(result['solved']):18} solve {result['solve']:6.2f} s, "
               f"playouts {result['play']:6.2f} s, mean gain over best exact "
               f"{-100 * statistics.fmean(gain_here):+.2f} pp", flush=True)
+        if (index - args.start + 1) % args.every == 0 or index == args.start + args.hands - 1:
+            summarise(index - args.start + 1, args.playouts, shortfalls, worst, below, gains, solves, plays)
+
+
+def summarise(hands, playouts, shortfalls, worst, below, gains, solves, plays) -> None:
+    """Print the figures so far (a run stopped early still reports what it measured)."""
     pairs = len(shortfalls)
     mean_gain = statistics.fmean(gains)
     half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
     print()
-    print(f"{args.hands} hands x 8 targets = {pairs} pairs, {args.playouts} paired playouts each")
+    print(f"{hands} hands x 8 targets = {pairs} pairs, {playouts} paired playouts each")
     print(f"shortfall of the lookahead policy against the best exactly solved restriction: mean "
           f"{100 * statistics.fmean(shortfalls):+.2f} pp, worst {100 * worst[0]:+.2f} pp "
           f"(hand, target, restriction, exact, estimate: {worst[1]})")
     print(f"pairs significantly below it: {len(below)} of {pairs} {below if below else ''}")
     print(f"gain over the rule fallback: {100 * mean_gain:+.2f} pp (95% CI ±{100 * half:.2f})")
     print(f"time per hand: exact solves median {statistics.median(solves):.2f} s, "
-          f"playouts median {statistics.median(plays):.2f} s ({8 * 3 * args.playouts} playouts a hand)")
-
+          f"playouts median {statistics.median(plays):.2f} s ({8 * 3 * playouts} playouts a hand)",
+          flush=True)
 
 if __name__ == "__main__":
     main()

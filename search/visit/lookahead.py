@@ -304,8 +304,9 @@ def _children(state: tuple, waiting: int | None) -> list[tuple[bool, tuple]]:
     return children
 
 
-ROOT_RESTRICTIONS = ((DIAMONDS, HEARTS, SPADES), (CLUBS,), (DIAMONDS,))
-"""The restrictions solved for the policy, in order; the last only where the first fails."""
+ROOT_RESTRICTIONS = ((DIAMONDS, HEARTS, SPADES), (CLUBS,), (DIAMONDS,), (CLUBS, DIAMONDS, HEARTS, SPADES))
+"""The restrictions solved for the policy, in order: ♦ alone only where ♦♥♠ did not finish,
+and last every ability (where that finishes, the policy is best play)."""
 
 
 def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadline: float | None) -> list[tuple]:
@@ -328,6 +329,8 @@ def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadli
             continue
         if suits == (DIAMONDS,) and any(DIAMONDS in s for s in solved):
             continue  # ♦ alone only where ♦♥♠ did not finish
+        if any(restricted(abil, done) == counts for done in solved):
+            continue  # the same restriction of this position's abilities
         solver.deadline = deadline
         try:
             solve(suits)

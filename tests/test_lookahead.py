@@ -1,0 +1,93 @@
+"""The lookahead policy with every Jack (search/visit/lookahead.py; RULINGS.md §4, §7)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from search.game import CardSet, Stream, Suit
+from search.visit import make_position, make_solver, solve_kingdom
+from search.visit.lookahead import (
+    LookaheadPolicy,
+    lookahead_playouts,
+    paired_estimate,
+    play_lookahead,
+    restricted,
+)
+
+# Mid-visit: 4 cards in hand, 14 in the deck, the rest won or gone; trump ♥, every Jack,
+# Politics may bring ♣, ♦ or ♠. Small enough for the exact search with every Jack (about 1 s).
+HAND = CardSet.parse("2C 6C 4D 7H").mask
+DECK = CardSet.parse("AC 3C 8C AD 2D 3D AH 2H 3H 5H AS 2S 3S 4S").mask
+STATE = (HAND, DECK, 0, int(Suit.HEARTS), (1, 1, 1, 1), (0, 1, 3))
+
+
+@pytest.fixture(scope="module")
+def exact() -> tuple:
+    """The exact chance of j more wins with every Jack, j = 0..8."""
+    return make_solver().decide(*STATE)
+
+
+def test_paired_estimate_adds_the_paired_difference_to_the_exact_base() -> None:
+    pairs = [(True, True)] * 50 + [(True, False)] * 8 + [(False, True)] * 2 + [(False, False)] * 40
+    value, (low, high) = paired_estimate(0.5, pairs)
+    assert value == pytest.approx(0.5 + 6 / 100)
+    assert low < value < high
+    # No discordant pair: the interval still has width (the discordance rates are unknown).
+    value, (low, high) = paired_estimate(0.3, [(True, True)] * 30 + [(False, False)] * 70)
+    assert value == pytest.approx(0.3) and low < 0.3 < high
+
+
+@pytest.mark.parametrize("need", [0, 5, 6, 7])
+def test_where_every_ability_is_solved_the_policy_is_best_play(exact, need) -> None:
+    now = time.perf_counter()
+    run = lookahead_playouts(make_solver(), STATE, need, 7, now + 3, now + 2)
+    assert (0, 1, 2, 3) in run.roots  # the whole search finished: its base is best play
+    assert run.base_value == pytest.approx(exact[need], abs=1e-12)
+    value, (low, high) = paired_estimate(run.base_value, run.pairs)
+    assert low <= exact[need] <= high
+    assert value == pytest.approx(exact[need], abs=1e-12)  # it never leaves best play
+
+
+@pytest.mark.parametrize("need", [5, 6])
+def test_the_policy_is_never_below_its_solved_restrictions_nor_above_best_play(exact, need) -> None:
+    solver = make_solver()
+    for suits in ((1, 2, 3), (0,)):  # ♦♥♠ and ♣ solved; every Jack at once is not
+        solver.decide(*STATE[:4], restricted(STATE[4], suits), STATE[5])
+    policy = LookaheadPolicy(solver, [(1, 2, 3), (0,)], seed=3)
+    base = LookaheadPolicy(solver, [policy.base(STATE, need)[0]], seed=3, scratch=policy.scratch, fixed=True)
+    pairs = [
+        (play_lookahead(policy, STATE, need, Stream(3, "t", i)) == need,
+         play_lookahead(base, STATE, need, Stream(3, "t", i)) == need)
+        for i in range(400)
+    ]
+    floor = policy.base(STATE, need)[1]
+    value, (low, high) = paired_estimate(floor, pairs)
+    assert high >= floor  # never significantly below the best solved restriction
+    assert low <= exact[need] + 1e-12  # never claims more than best play
+    assert value >= floor  # here it improves on it: Military by sampled lookahead
+
+
+def test_play_repeats_for_a_seed() -> None:
+    now = time.perf_counter()
+    first = lookahead_playouts(make_solver(), STATE, 5, 11, now + 30, now + 2, batch=20)
+    first_wins = first.wins[:20]
+    again = [play_lookahead(LookaheadPolicy(make_solver(), first.roots, seed=11), STATE, 5,
+                            Stream(11, "playout", i)) for i in range(20)]
+    assert again == first_wins
+
+
+def test_an_estimate_with_every_jack_names_its_policy_and_its_proven_bound() -> None:
+    # The README's kingdom 6: K♥, target 6; Politics may bring the other seven rulers' suits.
+    position = make_position(
+        CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S"), Suit.HEARTS, 6, jacks=list(Suit),
+        pool=[Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.SPADES, Suit.CLUBS, Suit.HEARTS, Suit.DIAMONDS],
+    )
+    result = solve_kingdom(position, time_limit=2.0)
+    assert result.estimate and result.policy == "lookahead"
+    assert 0 < result.bound <= 1
+    low, high = result.interval
+    assert low <= result.chance <= high
+    data = result.to_json()
+    assert data["policy"] == "lookahead" and data["bound"] == result.bound
