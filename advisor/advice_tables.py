@@ -144,8 +144,8 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
         parts.append(
             Text(
                 f"{mark} marks a Monte Carlo estimate: the exact search ran out of time or memory "
-                "(--time-limit), so the cell is a fallback policy's success rate over playouts "
-                "(its interval in --json). Best play does at least as well.",
+                "(--time-limit), so the cell estimates the chance of one policy (with every Jack: "
+                "the lookahead policy; its interval in --json). Best play does at least as well.",
                 style="yellow",
             )
         )
