@@ -183,6 +183,8 @@ def _move_json(advice: MoveAdvice, tour: TourState) -> dict:
         entry["loss"] = move.loss
         if move.estimate:
             entry["chance_ci"] = list(move.interval)
+            if move.versus_best is not None:  # paired: (this - first) on the same deck orders
+                entry["versus_best_ci"] = list(move.versus_best)
         options.append(entry)
     data = {
         "kingdom": advice.kingdom,

@@ -49,6 +49,15 @@ def move_text(move: Move, tour: TourState, ascii: bool = False) -> str:
     return text
 
 
+def versus_text(move: Move) -> str:
+    """An estimated option's paired difference from the first option, as an interval in
+    percentage points (e.g. ``-7..+1``); empty for the first option or without playouts."""
+    if move.versus_best is None or move.versus_best == (0.0, 0.0):
+        return ""
+    low, high = (round(100 * v) for v in move.versus_best)
+    return f"{low:+d}..{high:+d}"
+
+
 def _wins_table(distribution: Sequence[float], ascii: bool) -> Table:
     table = Table(title="Wins at the end", title_justify="left",
                   box=box.ASCII2 if ascii else box.HEAVY_HEAD)
@@ -95,10 +104,12 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
         parts.append(
             Text(
                 "ESTIMATES: the exact search ran out of time or memory, so each option's chance comes from "
-                f"Monte Carlo playouts ({chance.playouts} for the best) of a fallback policy after "
-                "it, in equal time for each option, every option on the same deck orders; "
+                f"Monte Carlo playouts ({chance.playouts} for the best) of the {chance.policy or 'fallback'} "
+                "policy after it, in equal time for each option, every option on the same deck orders; "
                 "options that draw cards get fewer playouts. Ranked by the estimate; each CI "
-                "is the fallback policy's success rate after that option. "
+                "is that policy's success rate after the option, and 'vs best' the 95% interval "
+                "of its difference from the first option on the same deck orders (points; an "
+                "interval holding 0 does not tell them apart). "
                 "Raise --time-limit for exact answers.",
                 style="yellow",
             )
@@ -108,22 +119,27 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
     table.add_column("option")
     table.add_column("chance", justify="right")
     table.add_column("loss", justify="right")
-    table.add_column("95% CI" if chance.estimate else "")
+    table.add_column("95% CI, %" if chance.estimate else "")
+    if chance.estimate:
+        table.add_column("vs best", justify="right")
     top = advice.moves[0].chance if advice.moves else None
     for move in advice.moves:
         # only the options level with the first row are styled best (ranked by value)
         style = BEST_STYLE if top is not None and move.chance >= top - 1e-12 else ""
         if move.estimate:
             low, high = move.interval
-            last = f"{percent_cell(low).strip()}-{percent_cell(high).strip()}"
+            last = f"{100 * low:.1f}-{100 * high:.1f}"
         else:
             last = mini_bar(move.chance, 12, ascii)
-        table.add_row(
+        cells = [
             Text(move_text(move, tour, ascii), style=style),
             percent_text(move.chance, move.estimate, ascii),
             "" if move.loss <= 1e-12 else percent_cell(move.loss),  # negative: less sure, not worse
             last,
-        )
+        ]
+        if chance.estimate:
+            cells.append(versus_text(move))
+        table.add_row(*cells)
     parts.append(table)
     parts.append(_wins_table(advice.distribution, ascii))
     parts.append(Text(f"{advice.seconds:.2f} s", style="dim"))

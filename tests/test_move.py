@@ -272,3 +272,23 @@ def test_bad_move_input_ends_with_one_error_line(monkeypatch, capsys, args, code
     assert got == code
     assert fragment in err
     assert out == ""
+
+
+def test_estimated_options_carry_their_paired_difference_from_the_first(monkeypatch, capsys):
+    """Issue 16: options are compared on the same deck orders, so each difference from the
+    first option has its own 95% interval, and the ranking never puts a lower estimate above a
+    higher one (the first option's difference is 0; the others' intervals hold their gap)."""
+    args = ["--kingdom", "6", "--rulers", "KC QD KS QS QC KH QH KD", "--hand",
+            "3C 3D 2H 3H 6H AS 7S 8S", "--time-limit", "2"]
+    data = _move(monkeypatch, capsys, args)
+    assert data["estimate"] is True
+    options = data["options"]
+    chances = [o["chance"] for o in options]
+    assert chances == sorted(chances, reverse=True)
+    assert options[0]["versus_best_ci"] == [0.0, 0.0]
+    for option in options[1:]:
+        if "versus_best_ci" not in option:
+            continue
+        low, high = option["versus_best_ci"]
+        assert low <= high and low <= 0.0
+        assert high >= -1.0

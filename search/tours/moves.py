@@ -23,6 +23,7 @@ from ..visit import (
     Option,
     Position,
     make_solver,
+    paired_difference,
     solve_exact,
 )
 from .advice import FORCED_SECONDS, MARGIN, Chance, estimate_options, politics_pool
@@ -130,6 +131,7 @@ class Move:
     source: Ruler | None = None  # the supporter lending the ability; None: the Jack (or none)
     swap_with: int | None = None  # Politics: the kingdom whose ruler comes here
     interval: tuple[float, float] | None = None  # the 95% interval of an estimated chance
+    versus_best: tuple[float, float] | None = None  # estimates: 95% interval of (this - first)
 
     @property
     def estimate(self) -> bool:
@@ -177,7 +179,7 @@ def rank_moves(
         solver.deadline = started + time_limit / 2
     try:
         result = solve_exact(solver, position, started)
-        ranked = [(option, chance, None) for option, chance in result.options]
+        ranked = [(option, chance, None, None) for option, chance in result.options]
         chance, distribution = Chance.of(result), result.distribution
     except BudgetExceeded:
         solver.reset()  # give its memory to the estimates
@@ -186,21 +188,21 @@ def rank_moves(
         if waiting is not None and len(position.hand.of_suit(waiting.suit) or position.hand) == 1:
             left = min(left, FORCED_SECONDS)  # one legal answer: nothing to rank
         estimated = estimate_options(position, left)
-        ranked = [(option, r.chance, r.interval) for option, r in estimated]
         best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
+        ranked = [(option, r.chance, r.interval, _versus(r, best)) for option, r in estimated]
         chance, distribution = Chance.of(best), best.distribution
     moves: list[Move] = []
-    for option, value, interval in ranked:
+    for option, value, interval, versus in ranked:
         loss = chance.value - value
         if option.kind != "ability":
-            moves.append(Move(option, value, loss, interval=interval))
+            moves.append(Move(option, value, loss, interval=interval, versus_best=versus))
             continue
         source = None if option.suit not in jacks_used else _supporter(tour, option.suit)
         if option.suit is not Suit.SPADES:
-            moves.append(Move(option, value, loss, source=source, interval=interval))
+            moves.append(Move(option, value, loss, source=source, interval=interval, versus_best=versus))
             continue
         for target in _swaps(tour, kingdom, option.new_trump):
-            moves.append(Move(option, value, loss, source, target, interval))
+            moves.append(Move(option, value, loss, source, target, interval, versus))
     return MoveAdvice(
         kingdom=kingdom,
         ruler=tour.rulers[kingdom - 1],
@@ -210,6 +212,16 @@ def rank_moves(
         distribution=distribution,
         seconds=time.perf_counter() - started,
     )
+
+
+def _versus(result, best) -> tuple[float, float] | None:
+    """The 95% interval of (this option's chance - the best's), from playouts on the same
+    deck orders; None where either has no playouts (e.g. an exact discard that ends the visit)."""
+    if result is best:
+        return (0.0, 0.0)
+    if not result.hits or not best.hits:
+        return None
+    return paired_difference(result.hits, best.hits)[1]
 
 
 def _supporter(tour: TourState, suit: Suit) -> Ruler | None:

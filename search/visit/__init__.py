@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..infra import BudgetExceeded, MemoryLimitExceeded, TimeLimitExceeded
 from .estimate import best_answer, best_discard, choose_option, estimate_kingdom, planning_state
+from .lookahead import LookaheadPolicy, paired_difference, paired_estimate
 from .payoffs import Payoffs, PayoffSolver
 from .position import (
     InvalidPositionError,
@@ -38,10 +39,13 @@ __all__ = [
     "KingdomResult",
     "KingdomSolver",
     "legal_discards_of",
+    "LookaheadPolicy",
     "make_position",
     "make_solver",
     "MemoryLimitExceeded",
     "Option",
+    "paired_difference",
+    "paired_estimate",
     "option_of_label",
     "Payoffs",
     "PayoffSolver",

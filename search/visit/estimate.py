@@ -354,6 +354,7 @@ def estimate_from_wins(position, wins: list[int], started: float, states: int = 
         interval=wilson_interval(successes, playouts),
         playouts=playouts,
         policy=policy,
+        hits=tuple(total == position.target for total in wins),
     )
 
 
@@ -364,7 +365,7 @@ def _lookahead_result(position, run, started: float, states: int) -> KingdomResu
     was, else the plain success rate; ``bound`` is the base's exact chance, a proven lower
     bound on the optimal chance (the base's abilities are a subset of the position's)."""
     result = estimate_from_wins(position, [position.wins + w for w in run.wins], started, states, LOOKAHEAD)
-    if run.pairs:
-        chance, interval = paired_estimate(run.base_value, run.pairs)
-        result = replace(result, chance=chance, interval=interval)
-    return replace(result, bound=run.base_value)
+    if not run.pairs:  # a forced first decision: the base's chance is not this option's
+        return result
+    chance, interval = paired_estimate(run.base_value, run.pairs)
+    return replace(result, chance=chance, interval=interval, bound=run.base_value)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..game import (
     SUIT_MASK,
@@ -273,21 +273,26 @@ def play_lookahead(policy: LookaheadPolicy, state: tuple, need: int, stream: Str
     return game.wins
 
 
+def paired_difference(first: Sequence[bool], second: Sequence[bool]) -> tuple[float, tuple[float, float]]:
+    """The mean difference of successes of two policies played on the same deck orders
+    (the first ``min(len)`` playouts of each), with a 95% interval. The interval bounds the
+    two discordance rates separately (Wilson each), so it stays honest when few disagree."""
+    n = min(len(first), len(second))
+    gains = sum(1 for a, b in zip(first[:n], second[:n]) if a and not b)
+    losses = sum(1 for a, b in zip(first[:n], second[:n]) if b and not a)
+    gain_low, gain_high = wilson_interval(gains, n)
+    loss_low, loss_high = wilson_interval(losses, n)
+    return (gains - losses) / n, (gain_low - loss_high, gain_high - loss_low)
+
+
 def paired_estimate(exact_base: float, pairs: list[tuple[bool, bool]]) -> tuple[float, tuple[float, float]]:
     """The policy's chance from playouts paired with its base's on the same deck orders:
     the base's exact chance plus the mean difference of successes (a control variate), and a
-    95% interval of that chance. ``pairs``: (policy hit, base hit) per deck order. The interval
-    bounds the two discordance rates separately (Wilson each), so it stays honest when few
-    playouts disagree."""
-    n = len(pairs)
-    gains = sum(1 for a, b in pairs if a and not b)
-    losses = sum(1 for a, b in pairs if b and not a)
-    value = exact_base + (gains - losses) / n
-    gain_low, gain_high = wilson_interval(gains, n)
-    loss_low, loss_high = wilson_interval(losses, n)
-    low = max(0.0, exact_base + gain_low - loss_high)
-    high = min(1.0, exact_base + gain_high - loss_low)
-    return min(1.0, max(0.0, value)), (low, high)
+    95% interval of that chance (:func:`paired_difference`). ``pairs``: (policy hit, base hit)
+    per deck order."""
+    difference, (low, high) = paired_difference([a for a, _ in pairs], [b for _, b in pairs])
+    value = min(1.0, max(0.0, exact_base + difference))
+    return value, (max(0.0, exact_base + low), min(1.0, exact_base + high))
 
 
 def _children(state: tuple, waiting: int | None) -> list[tuple[bool, tuple]]:

@@ -123,6 +123,7 @@ class KingdomResult:
     playouts: int = 0
     policy: str = ""  # the fallback policy an estimate played (search.visit.estimate)
     bound: float = 0.0  # an estimate's proven lower bound: the exact chance of a restriction
+    hits: tuple[bool, ...] = ()  # an estimate's playouts, in seeded order: did each hit the target
 
     def to_json(self) -> dict:
         """Plain JSON-ready figures."""
