@@ -200,6 +200,8 @@ def _move_json(advice: MoveAdvice, tour: TourState) -> dict:
     if advice.chance.estimate:
         data["chance_ci"] = list(advice.chance.interval)
         data["playouts"] = advice.chance.playouts
+        if advice.chance.floor:
+            data["bound"] = advice.chance.floor  # proven: the exact chance of a restriction
     data["best"] = options[0]["option"] if options else None
     data["options"] = options
     data["distribution"] = _distribution_json(advice.distribution)

@@ -100,6 +100,15 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
             (move_text(best, tour, ascii), "bold"),
         )
     )
+    if chance.estimate and chance.floor > chance.value:
+        mark = ">=" if ascii else "≥"
+        parts.append(
+            Text(
+                f"Chance {mark} {percent_cell(chance.floor).strip()} is PROVEN: the exact chance with "
+                "some abilities left unused (the lookahead policy's base), above the estimates below.",
+                style="yellow",
+            )
+        )
     if chance.estimate:
         parts.append(
             Text(

@@ -33,6 +33,7 @@ from ..visit import (
     InvalidPositionError,
     KingdomResult,
     KingdomSolver,
+    LookaheadPolicy,
     Option,
     Position,
     estimate_kingdom,
@@ -43,6 +44,7 @@ from ..visit import (
     root_options,
     root_state,
     solve_exact,
+    solve_roots,
     warm_up,
 )
 from .planning import TourPlanner, TourValue
@@ -350,6 +352,21 @@ def _estimate(position: Position, seconds: float | None, forced: tuple | None, l
         position, seconds=seconds, started=time.perf_counter(), min_playouts=least, forced=forced,
         solver=_shared_solver(),
     )
+
+
+def solve_shared_roots(position: Position, seconds: float) -> float:
+    """Solve the lookahead policy's restrictions of ``position`` (not a pending discard) on
+    this process's shared solver within ``seconds``, so that the estimates that follow (in
+    this process or forked from it) start from them; returns the best one's exact chance, a
+    proven lower bound on the position's chance."""
+    state = root_state(position)
+    waiting = position.waiting.index if position.waiting is not None else None
+    solver = _shared_solver()
+    roots = solve_roots(solver, state, waiting, time.perf_counter() + seconds)
+    try:
+        return float(LookaheadPolicy(solver, roots).base(state, position.need, waiting)[1])
+    except BudgetExceeded:
+        return 0.0
 
 
 _SHARED: list[KingdomSolver] = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..game import Card, CardSet, Ruler, Suit, TourState
 from ..visit import (
@@ -26,7 +26,18 @@ from ..visit import (
     paired_difference,
     solve_exact,
 )
-from .advice import FORCED_SECONDS, MARGIN, Chance, estimate_options, politics_pool
+from .advice import (
+    FORCED_SECONDS,
+    MARGIN,
+    Chance,
+    estimate_options,
+    politics_pool,
+    solve_shared_roots,
+)
+
+ROOTS_SHARE = 0.4
+"""The share of an estimated ranking's time spent solving the lookahead policy's restrictions
+once, before the options are estimated from them (:func:`solve_shared_roots`)."""
 
 
 class AmbiguousPilesError(InvalidPositionError):
@@ -187,10 +198,15 @@ def rank_moves(
         waiting = position.waiting
         if waiting is not None and len(position.hand.of_suit(waiting.suit) or position.hand) == 1:
             left = min(left, FORCED_SECONDS)  # one legal answer: nothing to rank
+        bound = 0.0
+        if not position.discarding and left > 0:  # the restrictions once, for every option
+            spent = time.perf_counter()
+            bound = solve_shared_roots(position, ROOTS_SHARE * left)
+            left = max(0.0, left - (time.perf_counter() - spent))
         estimated = estimate_options(position, left)
         best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
         ranked = [(option, r.chance, r.interval, _versus(r, best)) for option, r in estimated]
-        chance, distribution = Chance.of(best), best.distribution
+        chance, distribution = replace(Chance.of(best), floor=bound), best.distribution
     moves: list[Move] = []
     for option, value, interval, versus in ranked:
         loss = chance.value - value

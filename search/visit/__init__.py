@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..infra import BudgetExceeded, MemoryLimitExceeded, TimeLimitExceeded
 from .estimate import best_answer, best_discard, choose_option, estimate_kingdom, planning_state
-from .lookahead import LookaheadPolicy, paired_difference, paired_estimate
+from .lookahead import LookaheadPolicy, paired_difference, paired_estimate, solve_roots
 from .payoffs import Payoffs, PayoffSolver
 from .position import (
     InvalidPositionError,
@@ -57,6 +57,7 @@ __all__ = [
     "signature",
     "solve_exact",
     "solve_kingdom",
+    "solve_roots",
     "TimeLimitExceeded",
     "warm_up",
 ]

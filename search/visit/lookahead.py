@@ -317,8 +317,9 @@ and last every ability (where that finishes, the policy is best play)."""
 def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadline: float | None) -> list[tuple]:
     """Solve the restrictions of :data:`ROOT_RESTRICTIONS` that hold a drawing ability of
     ``state`` exactly, before ``deadline``; returns those solved (suit sets). A solve that
-    does not finish is dropped and the solver's memo rebuilt from those that did (so that
-    every memo entry the policy relies on is complete)."""
+    does not finish is dropped (each state it memoised is exact all the same; past the memory
+    cap the memo is rebuilt from those that did). Restrictions already in ``solver``'s memo
+    cost one lookup, so estimates that share a solver share their roots."""
     abil = state[4]
     solved: list[tuple] = []
 
@@ -340,11 +341,13 @@ def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadli
         try:
             solve(suits)
             solved.append(suits)
-        except BudgetExceeded:
+        except MemoryLimitExceeded:  # make room, and rebuild what did finish
             solver.reset()
             solver.deadline = None
             for done in solved:
                 solve(done)
+        except BudgetExceeded:
+            pass  # out of time: what it memoised is exact, and it is never used as a root
         finally:
             solver.deadline = None
     return solved
