@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..game import CardSet, Ruler, Suit, TourState
-from ..infra import process_pool
+from ..infra import MemoryLimitExceeded, process_pool
 from ..visit import (
     BudgetExceeded,
     InvalidPositionError,
@@ -236,7 +236,7 @@ def advise_visit(
         value = _exact(solve, states[cell], full=cell[0] == "all")
         if value is not None:
             found[cell] = value
-        if all(keys[c] != key for c in cells[done + 1 :]):
+        if all(keys[c] != key for c in cells[done + 1 :]) and cell[0] != "DHS":
             solve.solver = None  # done with its memo; what it found stays
     open_cells = [cell for cell in cells if cell not in found and cell not in bounds_only]
     queries: dict[tuple, list] = {}  # one estimate per (solve, target), shared by its cells
@@ -247,7 +247,17 @@ def advise_visit(
     seconds = None
     if time_limit is not None:
         seconds = max(0.0, started + time_limit - time.perf_counter())
-    estimated = estimate_all([states[group[0]] for group in queries.values()], seconds)
+    # The ♦♥♠ memos (finished or not, every entry is exact) start the lookahead policy of the
+    # estimates with the same trump and pool: forked workers inherit them.
+    _ROOT_SOLVERS.clear()
+    for cell in cells:
+        if cell[0] == "DHS" and solves[keys[cell]].solver is not None:
+            trump, _, pool = keys[cell]
+            _ROOT_SOLVERS[trump, pool] = solves[keys[cell]].solver
+    try:
+        estimated = estimate_all([states[group[0]] for group in queries.values()], seconds)
+    finally:
+        _ROOT_SOLVERS.clear()
     for group, result in zip(queries.values(), estimated):
         for cell in group:
             found[cell] = result
@@ -348,10 +358,18 @@ def _estimate_discards(position: Position, seconds: float | None) -> list[tuple[
 
 
 def _estimate(position: Position, seconds: float | None, forced: tuple | None, least: int) -> KingdomResult:
+    abilities = position.abilities
+    pool = abilities.pool if abilities.counts[Suit.SPADES] else ()
+    solver = _ROOT_SOLVERS.get((position.trump, pool)) or _shared_solver()
     return estimate_kingdom(
         position, seconds=seconds, started=time.perf_counter(), min_playouts=least, forced=forced,
-        solver=_shared_solver(),
+        solver=solver,
     )
+
+
+_ROOT_SOLVERS: dict[tuple, KingdomSolver] = {}
+"""advise_visit's ♦♥♠ solvers by (trump, pool), while its estimates run (see there)."""
+DHS_COUNTS = (0, 1, 1, 1)
 
 
 def solve_shared_roots(position: Position, seconds: float) -> float:
@@ -433,8 +451,10 @@ def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | flo
         needs = tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
         solve.needs = tuple(float(v) for v in needs)
         return solve.needs[position.need]
-    except BudgetExceeded:
-        solve.timed_out, solve.solver = True, None  # never searched again: free its memo
+    except BudgetExceeded as error:
+        solve.timed_out = True  # never searched again here
+        if isinstance(error, MemoryLimitExceeded) or position.abilities.counts != DHS_COUNTS:
+            solve.solver = None  # free its memo (a ♦♥♠ memo may start the estimates)
         return None
     finally:
         solver.deadline = None
