@@ -105,10 +105,11 @@ class Adviser:
         best = result.recommended.position
         chances = {str(k.position): k.chance("all").value for k in result.kingdoms}
         estimated = [str(k.position) for k in result.kingdoms if k.chance("all").estimate]
+        bounded = [str(k.position) for k in result.kingdoms if k.chance("all").kind == "bound"]
 
         def record(position: int) -> dict:
             return {"best": best, "default": best, "chances": chances, "estimated": estimated,
-                    "played": chances.get(str(position))}
+                    "bounded": bounded, "played": chances.get(str(position))}
 
         return Advised(view, str(best), record, (f"Advice: kingdom {best}.",))
 

@@ -59,9 +59,8 @@ def review_view(session: Session, ascii: bool = False) -> Group:
                 if "costs" in advice:
                     cost = _extra_reputation(_table_entry(advice["costs"], best), advice.get("played"))
                 else:
-                    estimate = any(
-                        str(p) in (advice.get("estimated") or ()) for p in (best, event.get("position"))
-                    )
+                    inexact = (*(advice.get("estimated") or ()), *(advice.get("bounded") or ()))
+                    estimate = any(str(p) in inexact for p in (best, event.get("position")))
                     cost = _cost(_table_entry(advice.get("chances"), best), advice.get("played"),
                                  mark if estimate else "")
             else:
@@ -82,8 +81,9 @@ def review_view(session: Session, ascii: bool = False) -> Group:
     if unadvised:
         notes.append(f"{unadvised} step{'s' if unadvised != 1 else ''} played with --no-advice: "
                      "listed, not priced.")
-    notes.append(f"cost: the chance given up against the advice; {mark} marks an estimate "
-                 "(Monte Carlo), 'noise' a difference within the estimate's 95% interval.")
+    notes.append(f"cost: the chance given up against the advice; {mark} marks a cost from an "
+                 "estimate (Monte Carlo) or a proven lower bound, 'noise' a difference within the "
+                 "estimate's 95% interval.")
     parts.append(Text(" ".join(notes), style="dim"))
     return Group(*parts)
 

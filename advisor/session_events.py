@@ -13,7 +13,8 @@
 it. Its fields: ``best`` (the option shown first) and ``default`` (the prompt's default, the
 same option; older files lack it), ``chance`` and ``played`` (the chances of the best and of
 what was played; a kingdom's ``chances`` by position), ``estimate`` (either chance is a Monte
-Carlo estimate; a kingdom's ``estimated`` positions), ``interval`` and ``played_interval``
+Carlo estimate; a kingdom's ``estimated`` positions, and ``bounded`` those whose chance is a
+proven lower bound), ``interval`` and ``played_interval``
 (their 95% intervals), ``by_score`` (the first option is the best for the final score, not
 the likeliest); first edition: ``cost`` or ``costs`` in expected reputation. An event without
 advice was played with ``--no-advice``.
@@ -175,11 +176,10 @@ def _check_advice(advice: Any) -> None:
             isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value)
         ):
             raise SessionError(f"advice {key!r} must be two numbers or null, got {brief(value)}")
-    estimated = advice.get("estimated")
-    if estimated is not None and not (
-        isinstance(estimated, list) and all(isinstance(v, str) for v in estimated)
-    ):
-        raise SessionError(f"advice 'estimated' must list kingdoms like '3', got {brief(estimated)}")
+    for key in ("estimated", "bounded"):
+        listed = advice.get(key)
+        if listed is not None and not (isinstance(listed, list) and all(isinstance(v, str) for v in listed)):
+            raise SessionError(f"advice {key!r} must list kingdoms like '3', got {brief(listed)}")
     for key in ("played", "chance", "cost"):
         if advice.get(key) is not None and not _number(advice[key]):
             raise SessionError(f"advice {key!r} must be a number or null, got {brief(advice[key])}")

@@ -17,7 +17,7 @@ from advisor.coach_texts import state_text
 from advisor.plays import parse_play
 from advisor.review import review_view
 from advisor.session import load
-from advisor.session_events import DECISION_EVENTS
+from advisor.session_events import DECISION_EVENTS, SessionError
 from search.game import Phase, Suit, TourConfig, legal_actions, wins_debate
 from search.game.cards import CardSet
 
@@ -464,3 +464,20 @@ def test_the_review_never_charges_for_the_coachs_own_default_and_marks_estimates
     session = session.undo().append({"type": "action", "action": {"kind": "answer", "card": "4S"},
                                      "advice": noisy})
     assert "noise" in _reviewed(session)
+
+
+def test_a_kingdom_cost_from_a_proven_bound_is_marked_as_not_exact() -> None:
+    """Issue 16: a kingdom's chance with every Jack may be a proven lower bound ('bounded' in
+    the saved advice); a cost computed from it is marked like one from an estimate."""
+    from advisor.session import Session
+
+    session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
+    session = session.append({"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
+    session = session.append({"type": "kingdom", "position": 2, "advice": {
+        "best": 1, "default": 1, "chances": {"1": 0.9, "2": 0.5}, "estimated": [], "bounded": ["2"],
+        "played": 0.5}})
+    assert "~40.00%" in _reviewed(session)
+    with pytest.raises(SessionError):
+        Session.new(TourConfig(short=True), "physical", None, LAYOUT.split()).append(
+            {"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()}).append(
+            {"type": "kingdom", "position": 2, "advice": {"best": 1, "bounded": [2]}})
