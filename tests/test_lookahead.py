@@ -91,3 +91,33 @@ def test_an_estimate_with_every_jack_names_its_policy_and_its_proven_bound() -> 
     assert low <= result.chance <= high
     data = result.to_json()
     assert data["policy"] == "lookahead" and data["bound"] == result.bound
+
+
+def test_a_work_limit_stops_a_search_at_the_same_place_on_any_machine() -> None:
+    """The compiled solver's work limit (kernel lookups) stops a search as a deadline does
+    (TimeLimitExceeded), but where it stops depends on the queries alone."""
+    from search.game import FULL_MASK
+    from search.infra import TimeLimitExceeded
+
+    hand = CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S").mask
+    stops = []
+    for _ in range(2):
+        solver = make_solver()
+        solver.limit_work(500_000)
+        with pytest.raises(TimeLimitExceeded):
+            solver.decide(hand, FULL_MASK & ~hand, 0, int(Suit.HEARTS), (1, 1, 1, 1), (0, 1, 3))
+        stops.append((solver.lookups, solver.state_count()))
+        solver.limit_work(None)
+        assert solver.decide(HAND, DECK, 0, int(Suit.HEARTS), (0, 0, 1, 1), (0, 1, 3))  # lifted
+    assert stops[0] == stops[1] and 500_000 <= stops[0][0] < 500_000 + 2 * 65_536
+
+
+def test_the_advisors_lookahead_tours_repeat_for_a_seed() -> None:
+    """The advisor-lookahead policy (issue 16): its restrictions are solved within a work
+    limit, not a deadline, so a seed's tour is the same on every run."""
+    from search.game import TourConfig
+    from search.tours import run_batch
+
+    first = run_batch(["advisor-lookahead"], 1, 5, TourConfig(short=True))
+    again = run_batch(["advisor-lookahead"], 1, 5, TourConfig(short=True))
+    assert first == again

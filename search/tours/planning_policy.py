@@ -1,8 +1,10 @@
 """The advisor's play of a whole tour (the ``advisor`` and ``advisor-spend`` policies).
 
 :class:`PlanningPolicy` takes the kingdom with the best tour value for the hand drawn
-(:mod:`search.tours.planning`), then plays the visit by the fallback policy of
-:mod:`search.visit.estimate` with the Jacks.
+(:mod:`search.tours.planning`), then plays the visit with the Jacks: by the rule-of-thumb fallback policy of
+:mod:`search.visit.estimate` (``advisor``), or by the lookahead policy of
+:mod:`search.visit.lookahead` (``advisor-lookahead``), its restrictions solved within a
+budget of kernel lookups, so that a seed's tours repeat on any machine.
 """
 
 from __future__ import annotations
@@ -20,9 +22,24 @@ from ..game import (
     UseAbility,
     VisitState,
 )
-from ..visit import action_of_label, best_answer, best_discard, choose_option, make_solver
+from ..visit import (
+    LookaheadPolicy,
+    action_of_label,
+    best_answer,
+    best_discard,
+    choose_option,
+    make_solver,
+    solve_roots,
+)
+from ..visit.playout import Playout
 from .planning import HAND_LIMIT, WIN_POINTS, TourPlanner
 from .supporters import BudgetedPayoffSolver, payoff_action, payoffs_for
+
+TOUR_RESTRICTIONS = ((1, 2, 3), (0,))
+"""The lookahead policy's restrictions in a simulated tour: ♦♥♠ and ♣ alone."""
+TOUR_WORK = 60_000_000
+"""Kernel lookups each restriction may take in a simulated tour (about 3-6 s on this
+machine); past them it is left out, the same on any machine."""
 
 
 class PlanningPolicy:
@@ -34,9 +51,12 @@ class PlanningPolicy:
 
     name = "advisor"
 
-    def __init__(self, planner: TourPlanner | None = None, spend_supporters: bool = False) -> None:
+    def __init__(self, planner: TourPlanner | None = None, spend_supporters: bool = False,
+                 lookahead: bool = False) -> None:
         self.planner = planner or TourPlanner()
         self.spend_supporters = spend_supporters
+        self.lookahead = lookahead
+        self._policy: LookaheadPolicy | None = None
         self._solver = None
         self._first = True
         self._payoffs: tuple[float, float] = (0.0, 0.0)
@@ -48,6 +68,7 @@ class PlanningPolicy:
         self._first = True
         self._solver = None
         self._payoff_solver = None
+        self._policy = None
 
     def choose_kingdom(self, tour: TourState, hand: CardSet, rng: Stream) -> int:
         choices = self.planner.after_choice(tour, hand)
@@ -77,12 +98,32 @@ class PlanningPolicy:
         solver = self._solver_now()
         state = _jack_state(visit)
         still = visit.target - visit.wins
+        if self.lookahead:
+            return self._lookahead_action(visit, actions, solver, state, still)
         if visit.phase is Phase.ANSWER:
             index = best_answer(solver, state, visit.waiting.index, still)
             return Answer(CARDS[index])
         if visit.phase is Phase.DISCARD:
             return Discard(CardSet(best_discard(solver, state, still)))
         action = action_of_label(visit, choose_option(solver, state, still, self._first))
+        return action if action in actions else Debate()
+
+    def _lookahead_action(self, visit: VisitState, actions: list, solver, state: tuple, still: int):
+        """The lookahead policy's action with the Jacks (:mod:`search.visit.lookahead`)."""
+        board = Playout.__new__(Playout)
+        board.hand, board.deck, board.disc, board.trump, abil, pool = state
+        board.abil, board.pool, board.wins = list(abil), list(pool), visit.wins
+        if self._policy is None:  # the visit's first decision: solve its restrictions
+            waiting = visit.waiting.index if visit.phase is Phase.ANSWER else None
+            roots = solve_roots(solver, state, waiting, None, TOUR_RESTRICTIONS, TOUR_WORK)
+            self._policy = LookaheadPolicy(solver, roots, seed=visit.position)
+            self._policy.start(state, still, waiting)
+        policy = self._policy
+        if visit.phase is Phase.ANSWER:
+            return Answer(CARDS[policy.answer(board, visit.waiting.index, still)])
+        if visit.phase is Phase.DISCARD:
+            return Discard(CardSet(policy.discard(board, still)))
+        action = action_of_label(visit, policy.option(board, still))
         return action if action in actions else Debate()
 
     def _solver_now(self):

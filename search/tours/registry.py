@@ -26,6 +26,14 @@ def _advisor_spend() -> Policy:
     return policy
 
 
+def _advisor_lookahead() -> Policy:
+    from .planning_policy import PlanningPolicy
+
+    policy = PlanningPolicy(lookahead=True)
+    policy.name = "advisor-lookahead"
+    return policy
+
+
 def _hindsight() -> Policy:
     from .hindsight import HindsightPolicy
 
@@ -49,6 +57,7 @@ POLICIES: dict[str, Callable[[], Policy]] = {
     "greedy": GreedyPolicy,
     "advisor": _advisor,
     "advisor-spend": _advisor_spend,
+    "advisor-lookahead": _advisor_lookahead,
     "hindsight": _hindsight,
     "hindsight-perfect": _hindsight_perfect,
 }

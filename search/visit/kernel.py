@@ -110,8 +110,8 @@ DIST_FULL = -6  # distribution table or arena full: grow both
 UNUSABLE = -7  # (not a status) an option that cannot be taken at this node
 
 # Fields of the meta array shared by the wrapper and the kernel.
-ROWS, EXPANSIONS, BITS, ROW_LIMIT, TOP, LOOKUPS, NEXT_CLOCK, DROWS, DBITS, DROW_LIMIT = range(10)
-META_SIZE = 10
+ROWS, EXPANSIONS, BITS, ROW_LIMIT, TOP, LOOKUPS, NEXT_CLOCK, DROWS, DBITS, DROW_LIMIT, WORK_LIMIT = range(11)
+META_SIZE = 11
 
 # Options in the reference's order (``KingdomSolver.options``); Politics to suit s is
 # option POLITICS + s.
@@ -678,9 +678,12 @@ def _push_option(option, hand, deck, disc, trump, abil, pool, merge, keep, stack
 
 @njit(cache=True)
 def _poll(meta, deadline):
-    """Every ``CLOCK_EVERY`` lookups: TIMEOUT past the deadline, INTERRUPTED after Ctrl-C
-    (:func:`search.infra.budget.guard_interrupts`), else 0."""
+    """Every ``CLOCK_EVERY`` lookups: TIMEOUT past the deadline or past the work limit
+    (lookups, when positive: a budget that does not depend on the machine's speed),
+    INTERRUPTED after Ctrl-C (:func:`search.infra.budget.guard_interrupts`), else 0."""
     meta[NEXT_CLOCK] = meta[LOOKUPS] + CLOCK_EVERY
+    if meta[WORK_LIMIT] > 0 and meta[LOOKUPS] >= meta[WORK_LIMIT]:
+        return TIMEOUT
     with numba.objmode(now="float64", stop="boolean"):  # the first in a process takes ~70 ms
         now = time.perf_counter()
         stop = interrupt_pending()
@@ -1066,6 +1069,12 @@ class FastKingdomSolver(KingdomSolver):
     def lookups(self) -> int:
         """How many child values the kernel has looked up (its main cost, see the module)."""
         return int(self._meta[LOOKUPS])
+
+    def limit_work(self, lookups: int | None) -> None:
+        """Stop the searches that follow (TimeLimitExceeded) once they have made about
+        ``lookups`` more lookups (checked every ``CLOCK_EVERY``), whatever the clock says; None
+        lifts the limit. Unlike a deadline, where it stops depends only on the queries asked."""
+        self._meta[WORK_LIMIT] = 0 if lookups is None else int(self._meta[LOOKUPS]) + max(1, lookups)
 
     def decide(self, hand, deck, disc, trump, abil, pool, need=None):
         """Value of a DECIDE node; float vector mode runs compiled."""

@@ -314,9 +314,11 @@ ROOT_RESTRICTIONS = ((DIAMONDS, HEARTS, SPADES), (CLUBS,), (DIAMONDS,), (CLUBS, 
 and last every ability (where that finishes, the policy is best play)."""
 
 
-def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadline: float | None) -> list[tuple]:
+def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadline: float | None,
+                restrictions: tuple = ROOT_RESTRICTIONS, work: int | None = None) -> list[tuple]:
     """Solve the restrictions of :data:`ROOT_RESTRICTIONS` that hold a drawing ability of
-    ``state`` exactly, before ``deadline``; returns those solved (suit sets). A solve that
+    ``state`` exactly, before ``deadline`` (and, with ``work``, within that many kernel
+    lookups each: a limit that does not depend on the machine); returns those solved (suit sets). A solve that
     does not finish is dropped (each state it memoised is exact all the same; past the memory
     cap the memo is rebuilt from those that did). Restrictions already in ``solver``'s memo
     cost one lookup, so estimates that share a solver share their roots."""
@@ -329,7 +331,8 @@ def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadli
             if child[0]:
                 solver.decide(*_with(child, counts))
 
-    for suits in ROOT_RESTRICTIONS:
+    limit_work = getattr(solver, "limit_work", lambda lookups: None)  # the compiled solver's
+    for suits in restrictions:
         counts = restricted(abil, suits)
         if not (counts[CLUBS] or counts[DIAMONDS]):
             continue
@@ -338,18 +341,21 @@ def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadli
         if any(restricted(abil, done) == counts for done in solved):
             continue  # the same restriction of this position's abilities
         solver.deadline = deadline
+        limit_work(work)
         try:
             solve(suits)
             solved.append(suits)
         except MemoryLimitExceeded:  # make room, and rebuild what did finish
             solver.reset()
             solver.deadline = None
+            limit_work(None)
             for done in solved:
                 solve(done)
         except BudgetExceeded:
             pass  # out of time: what it memoised is exact, and it is never used as a root
         finally:
             solver.deadline = None
+            limit_work(None)
     return solved
 
 
