@@ -162,7 +162,10 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
     parts.append(Text(advice_reason(advice, ascii), style="bold"))
     parts.append(
         Text(
-            f"{advice.solves} solves, {advice.estimates} estimates, {advice.seconds:.1f} s",
+            f"{advice.solves} solves, {advice.estimates} estimates, {advice.seconds:.1f} s"
+            + (f"; the clock stopped {advice.clock_cuts} before their work was done, so this "
+               "table may differ on another run or machine" if advice.clock_cuts else
+               "; work decided what is exact, so this table repeats"),
             style="dim",
         )
     )

@@ -325,3 +325,20 @@ def test_bad_advise_input_ends_with_one_error_line(
     assert got == code
     assert fragment in err
     assert out == ""
+
+
+def test_work_not_the_clock_decides_the_table_so_it_repeats() -> None:
+    """Issue 18: advise_visit turns its time limit into fixed work (kernel lookups for the
+    exact solves, playouts for the estimates; the clock only a backstop), so two runs give the
+    same table wherever the clock stopped nothing, and say so where it did."""
+    tour = tour_between_visits([KC, QD, KS, QS, QC, KH, QH, KD])
+    hand = CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S")
+    runs = [advise_visit(tour, hand, time_limit=3.0) for _ in range(2)]
+    if any(run.clock_cuts for run in runs):
+        pytest.skip("the machine was too slow for the work asked: the clock stopped a search")
+
+    def table(run) -> list:
+        return [(k.position, [(c.value, c.kind, c.interval) for c in k.chances]) for k in run.kingdoms]
+
+    assert table(runs[0]) == table(runs[1])
+    assert runs[0].recommended.position == runs[1].recommended.position

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from ..game import CardSet, Ruler, Suit, TourState
 from ..infra import MemoryLimitExceeded, process_pool
 from ..visit import (
+    LOOKUPS_PER_SECOND,
     BudgetExceeded,
     InvalidPositionError,
     KingdomResult,
@@ -150,6 +151,7 @@ class VisitAdvice:
     solves: int  # exact solves run (each serves every kingdom of its trump)
     estimates: int  # Monte Carlo estimates run
     seconds: float
+    clock_cuts: int = 0  # searches and estimates the clock stopped before their work was done
 
 
 @dataclass
@@ -157,7 +159,10 @@ class _Solve:
     """One solver for a (trump, abilities, pool), with what it has found."""
 
     solver: KingdomSolver | None  # None once no later cell can use its memo
-    limit: float | None = None  # seconds for each query, set when it first runs
+    work: int | None = None  # kernel lookups it may still make (a budget the clock does not set)
+    deadline: float | None = None  # the clock's backstop: the end of the exact solves' share
+    clock_cut: bool = False  # the backstop, not the work, stopped it
+    used: int = 0  # kernel lookups made so far
     started: bool = False
     needs: tuple[float, ...] | None = None  # chance of j more wins, j = 0..8
     timed_out: bool = False
@@ -219,6 +224,9 @@ def advise_visit(
     states = {cell: _cell_position(tour, hand, *cell) for cell in cells}
     keys = {cell: _solve_key(state) for cell, state in states.items()}
     exact_end = None if time_limit is None else started + EXACT_SHARE * time_limit
+    # Work decides how much is exact (kernel lookups, from the time limit at a fixed rate), so
+    # that the table repeats on any machine fast enough; the clock is only a backstop.
+    work = None if time_limit is None else [EXACT_SHARE * time_limit * LOOKUPS_PER_SECOND]
     solves: dict[tuple, _Solve] = {}
     found: dict[tuple[str, int], KingdomResult | float] = {}
     total = len(cells)
@@ -232,8 +240,12 @@ def advise_visit(
             if exact_end is not None:
                 waiting = {keys[c] for c in cells[done + 1 :] if _tier(keys[c]) == _tier(key)}
                 waiting -= {k for k, s in solves.items() if s.started}
-                solve.limit = max(0.0, exact_end - time.perf_counter()) / (len(waiting) + 1)
+                solve.work = int(max(0.0, work[0]) / (len(waiting) + 1))
+                solve.deadline = exact_end
+        spent = solve.used
         value = _exact(solve, states[cell], full=cell[0] == "all")
+        if work is not None:
+            work[0] -= solve.used - spent
         if value is not None:
             found[cell] = value
         if all(keys[c] != key for c in cells[done + 1 :]) and cell[0] != "DHS":
@@ -254,8 +266,10 @@ def advise_visit(
         if cell[0] == "DHS" and solves[keys[cell]].solver is not None:
             trump, _, pool = keys[cell]
             _ROOT_SOLVERS[trump, pool] = solves[keys[cell]].solver
+    nominal = None if time_limit is None else (1 - EXACT_SHARE) * time_limit
     try:
-        estimated = estimate_all([states[group[0]] for group in queries.values()], seconds)
+        estimated = estimate_all([states[group[0]] for group in queries.values()], seconds,
+                                 fixed_work=nominal)
     finally:
         _ROOT_SOLVERS.clear()
     for group, result in zip(queries.values(), estimated):
@@ -284,6 +298,7 @@ def advise_visit(
         recommended=best,
         solves=sum(s.needs is not None for s in solves.values()),
         estimates=len(queries),
+        clock_cuts=sum(s.clock_cut for s in solves.values()) + sum(r.clock_cut for r in estimated),
         seconds=time.perf_counter() - entered,
     )
 
@@ -319,21 +334,40 @@ def estimate_all(
     seconds: float | None,
     forced: list | None = None,
     least: int = ESTIMATE_PLAYOUTS,
+    fixed_work: float | None = None,
 ) -> list[KingdomResult]:
     """Monte Carlo estimates of ``positions`` sharing ``seconds`` of wall time (None: about
     a second each), at least ``least`` playouts each, on a process pool of up to
     :data:`ESTIMATE_WORKERS` workers; ``forced`` gives each estimate's first decision (see
-    :func:`search.visit.estimate.play_policy`)."""
+    :func:`search.visit.estimate.play_policy`). With ``fixed_work`` (the estimates' nominal
+    seconds, shared alike) the work of each is fixed and ``seconds`` only a backstop (see
+    :func:`search.visit.estimate.estimate_kingdom`)."""
     if not positions:
         return []
     count = len(positions)
     workers = min(ESTIMATE_WORKERS, os.cpu_count() or 1, count)
     rounds = -(-count // workers)  # each worker's share of the estimates
-    args = ([None if seconds is None else seconds / rounds] * count, forced or [None] * count, [least] * count)
+    nominal = None if fixed_work is None else fixed_work / rounds
+    args = ([None if seconds is None else seconds / rounds] * count, forced or [None] * count, [least] * count,
+            [nominal] * count)
     if workers == 1:
         return list(map(_estimate, positions, *args))
     with process_pool(workers, "fork") as pool:  # workers inherit the loaded kernel
-        return list(pool.map(_estimate, positions, *args))
+        if fixed_work is None:
+            return list(pool.map(_estimate, positions, *args))
+        # Fixed work: worker w takes estimates w, w + workers, ... in order, so that what its
+        # shared memo holds when each starts (and so where a work limit stops) is always the same.
+        rows = list(zip(positions, *args))
+        parts = list(pool.map(_estimate_each, [rows[w::workers] for w in range(workers)]))
+        results: list = [None] * count
+        for w, part in enumerate(parts):
+            results[w::workers] = part
+        return results
+
+
+def _estimate_each(rows: list[tuple]) -> list[KingdomResult]:
+    """:func:`_estimate` of each row, in order, in one process."""
+    return [_estimate(*row) for row in rows]
 
 
 def _estimate_discards(position: Position, seconds: float | None) -> list[tuple[Option, KingdomResult]]:
@@ -357,13 +391,14 @@ def _estimate_discards(position: Position, seconds: float | None) -> list[tuple[
     return results
 
 
-def _estimate(position: Position, seconds: float | None, forced: tuple | None, least: int) -> KingdomResult:
+def _estimate(position: Position, seconds: float | None, forced: tuple | None, least: int,
+              fixed_work: float | None = None) -> KingdomResult:
     abilities = position.abilities
     pool = abilities.pool if abilities.counts[Suit.SPADES] else ()
     solver = _ROOT_SOLVERS.get((position.trump, pool)) or _shared_solver()
     return estimate_kingdom(
         position, seconds=seconds, started=time.perf_counter(), min_playouts=least, forced=forced,
-        solver=solver,
+        solver=solver, fixed_work=fixed_work,
     )
 
 
@@ -439,8 +474,10 @@ def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | flo
     if known is not None:
         return known if full else known.chance
     solver = solve.solver or make_solver()
-    if solve.limit is not None:
-        solver.deadline = time.perf_counter() + solve.limit
+    if solve.work is not None:
+        solver.deadline = solve.deadline
+        solver.limit_work(max(1, solve.work - solve.used))
+    before = solver.lookups
     try:
         if full:
             result = solve_exact(solver, position, time.perf_counter())
@@ -453,11 +490,15 @@ def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | flo
         return solve.needs[position.need]
     except BudgetExceeded as error:
         solve.timed_out = True  # never searched again here
+        solve.clock_cut = solve.deadline is not None and time.perf_counter() >= solve.deadline
         if isinstance(error, MemoryLimitExceeded) or position.abilities.counts != DHS_COUNTS:
             solve.solver = None  # free its memo (a ♦♥♠ memo may start the estimates)
         return None
     finally:
         solver.deadline = None
+        solve.used += solver.lookups - before
+        if solve.work is not None:
+            solver.limit_work(None)
 
 
 def estimate_options(position: Position, seconds: float | None) -> list[tuple[Option, KingdomResult]]:

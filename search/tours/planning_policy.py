@@ -37,9 +37,9 @@ from .supporters import BudgetedPayoffSolver, payoff_action, payoffs_for
 
 TOUR_RESTRICTIONS = ((1, 2, 3), (0,))
 """The lookahead policy's restrictions in a simulated tour: ♦♥♠ and ♣ alone."""
-TOUR_WORK = 60_000_000
-"""Kernel lookups each restriction may take in a simulated tour (about 3-6 s on this
-machine); past them it is left out, the same on any machine."""
+TOUR_WORK = 100_000_000
+"""Kernel lookups the restrictions may take in all in a simulated tour (about 5-10 s on this
+machine); one past them is left out, the same on any machine."""
 
 
 class PlanningPolicy:

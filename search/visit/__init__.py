@@ -5,7 +5,14 @@ with its fallback estimate (:mod:`.solve`, :mod:`.estimate`) and payoffs (:mod:`
 from __future__ import annotations
 
 from ..infra import BudgetExceeded, MemoryLimitExceeded, TimeLimitExceeded
-from .estimate import best_answer, best_discard, choose_option, estimate_kingdom, planning_state
+from .estimate import (
+    LOOKUPS_PER_SECOND,
+    best_answer,
+    best_discard,
+    choose_option,
+    estimate_kingdom,
+    planning_state,
+)
 from .lookahead import LookaheadPolicy, paired_difference, paired_estimate, solve_roots
 from .payoffs import Payoffs, PayoffSolver
 from .position import (
@@ -26,6 +33,7 @@ from .solvers import make_solver, warm_up
 from .suitpatterns import bits_of, draw_combinations, signature
 
 __all__ = [
+    "LOOKUPS_PER_SECOND",
     "Abilities",
     "action_of_label",
     "best_answer",

@@ -55,6 +55,13 @@ from .solvers import make_solver
 MIN_PLAYOUTS = 200
 RULE, SEARCH, PLAIN, LOOKAHEAD = "rule", "search", "plain", "lookahead"
 """The fallback policies (see the module docstring)."""
+LOOKUPS_PER_SECOND = 12_000_000
+"""Kernel lookups a second of budget buys where work, not the clock, decides: about what this
+project's 2-core machine makes with a drawing ability (7-27 M/s measured, median about 13 M/s
+under load), so that on it the work limit usually binds before the clock."""
+PLAYOUTS_PER_SECOND = 80
+"""Lookahead playouts (each beside its base) a second of budget buys where work decides
+(bench_jacks: about 170 playouts a second, 85 pairs)."""
 ROOTS_SHARE = 0.5
 """The share of an estimate's time the lookahead policy may spend solving its restrictions."""
 SEARCH_SHARE = 0.5
@@ -250,6 +257,7 @@ def estimate_kingdom(
     min_playouts: int = MIN_PLAYOUTS,
     forced: tuple | None = None,
     fallback: str = LOOKAHEAD,
+    fixed_work: float | None = None,
 ):
     """Monte Carlo estimate of ``position``'s chance with a fallback policy: runs for about
     ``seconds`` more (None: a second), never past them but for one playout of the cheapest
@@ -259,7 +267,11 @@ def estimate_kingdom(
     (the result names the policy and its number of playouts).
     ``solver`` plans the choices; pass one to share its memo between estimates. ``forced``:
     the first decision (see :func:`play_policy`); playout i sees the same cards whatever it
-    is, so estimates of different first decisions compare with common random numbers."""
+    is, so estimates of different first decisions compare with common random numbers.
+    With ``fixed_work`` (seconds) the lookahead policy's work is set from it by fixed rates
+    (:data:`LOOKUPS_PER_SECOND`, :data:`PLAYOUTS_PER_SECOND`) and ``seconds`` is only a
+    backstop: the estimate then repeats on any machine fast enough, and says (``clock_cut``)
+    where it does not."""
     solver = solver or make_solver()
     state = root_state(position)
     waiting = position.waiting.index if position.waiting is not None else None
@@ -273,21 +285,33 @@ def estimate_kingdom(
         )
 
     if fallback == LOOKAHEAD:
-        run = lookahead_playouts(solver, state, position.need, seed, budget_end,
-                                 time.perf_counter() + ROOTS_SHARE * budget, waiting, forced)
+        work = playouts = None
+        if fixed_work is not None:
+            work = int(ROOTS_SHARE * fixed_work * LOOKUPS_PER_SECOND)
+            playouts = max(1, int((1 - ROOTS_SHARE) * fixed_work * PLAYOUTS_PER_SECOND))
+        # with fixed work the clock backstops the restrictions only at the estimate's end
+        roots_end = budget_end if fixed_work is not None else time.perf_counter() + ROOTS_SHARE * budget
+        run = lookahead_playouts(solver, state, position.need, seed, budget_end, roots_end,
+                                 waiting, forced, roots_work=work, playouts=playouts)
         if run.wins:
-            return _lookahead_result(position, run, started, solver.state_count())
+            result = _lookahead_result(position, run, started, solver.state_count())
+            return replace(result, clock_cut=run.clock_cut or fixed_work is None)
         budget_end = max(budget_end, time.perf_counter())
     if fallback == SEARCH:
         wins = _search_playouts(solver, playout, min_playouts, budget, budget_end)
         if wins is not None:
-            return estimate_from_wins(position, wins, started, solver.state_count(), SEARCH)
+            return _timed(estimate_from_wins(position, wins, started, solver.state_count(), SEARCH))
     wins = _rule_playouts(solver, playout, budget_end)
     if wins:
-        return estimate_from_wins(position, wins, started, solver.state_count(), RULE)
+        return _timed(estimate_from_wins(position, wins, started, solver.state_count(), RULE))
     # Nothing fitted: an estimate needs a playout, so one of the cheapest policy (its
     # interval, from one playout, says how little it knows).
-    return estimate_from_wins(position, [playout(0, PLAIN)], started, solver.state_count(), PLAIN)
+    return _timed(estimate_from_wins(position, [playout(0, PLAIN)], started, solver.state_count(), PLAIN))
+
+
+def _timed(result: KingdomResult) -> KingdomResult:
+    """A result whose amount of work the clock decided."""
+    return replace(result, clock_cut=True)
 
 
 def _rule_playouts(solver, playout, budget_end: float) -> list[int]:

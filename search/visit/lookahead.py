@@ -315,10 +315,12 @@ and last every ability (where that finishes, the policy is best play)."""
 
 
 def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadline: float | None,
-                restrictions: tuple = ROOT_RESTRICTIONS, work: int | None = None) -> list[tuple]:
+                restrictions: tuple = ROOT_RESTRICTIONS, work: int | None = None,
+                cuts: list | None = None) -> list[tuple]:
     """Solve the restrictions of :data:`ROOT_RESTRICTIONS` that hold a drawing ability of
     ``state`` exactly, before ``deadline`` (and, with ``work``, within that many kernel
-    lookups each: a limit that does not depend on the machine); returns those solved (suit sets). A solve that
+    lookups in all: a limit that does not depend on the machine); returns those solved (suit sets).
+    A restriction the clock stopped before its work limit is appended to ``cuts``. A solve that
     does not finish is dropped (each state it memoised is exact all the same; past the memory
     cap the memo is rebuilt from those that did). Restrictions already in ``solver``'s memo
     cost one lookup, so estimates that share a solver share their roots."""
@@ -332,6 +334,7 @@ def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadli
                 solver.decide(*_with(child, counts))
 
     limit_work = getattr(solver, "limit_work", lambda lookups: None)  # the compiled solver's
+    start = getattr(solver, "lookups", 0)
     for suits in restrictions:
         counts = restricted(abil, suits)
         if not (counts[CLUBS] or counts[DIAMONDS]):
@@ -341,7 +344,12 @@ def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadli
         if any(restricted(abil, done) == counts for done in solved):
             continue  # the same restriction of this position's abilities
         solver.deadline = deadline
-        limit_work(work)
+        left = None
+        if work is not None:
+            left = work - (getattr(solver, "lookups", 0) - start)
+            if left <= 0:
+                break
+        limit_work(left)
         try:
             solve(suits)
             solved.append(suits)
@@ -351,8 +359,9 @@ def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadli
             limit_work(None)
             for done in solved:
                 solve(done)
-        except BudgetExceeded:
-            pass  # out of time: what it memoised is exact, and it is never used as a root
+        except BudgetExceeded:  # out of time: what it memoised is exact; it is not a root
+            if cuts is not None and (work is None or (deadline is not None and time.perf_counter() >= deadline)):
+                cuts.append(suits)
         finally:
             solver.deadline = None
             limit_work(None)
@@ -364,18 +373,25 @@ class LookaheadRun:
     pairs where a base was played beside it, and the base's exact chance."""
 
     def __init__(self, wins: list[int], pairs: list[tuple[bool, bool]], base_value: float,
-                 roots: list[tuple]) -> None:
+                 roots: list[tuple], clock_cut: bool = False) -> None:
         self.wins, self.pairs, self.base_value, self.roots = wins, pairs, base_value, roots
+        self.clock_cut = clock_cut  # the clock, not the work asked for, ended something
 
 
 def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int, budget_end: float,
                        roots_end: float, waiting: int | None = None, forced: tuple | None = None,
-                       batch: int = 10) -> LookaheadRun:
+                       batch: int = 10, roots_work: int | None = None,
+                       playouts: int | None = None) -> LookaheadRun:
     """Seeded playouts of the lookahead policy from ``state`` until ``budget_end`` (its
     restrictions solved before ``roots_end``), in whole batches; without ``forced``, each beside
     its base (exact play of the best solved restriction) on the same deck order. Playout i uses
-    ``Stream(seed, "playout", i)``, so options forced on the same seed compare on the same cards."""
-    roots = solve_roots(solver, state, waiting, roots_end)
+    ``Stream(seed, "playout", i)``, so options forced on the same seed compare on the same cards.
+
+    With ``roots_work`` and ``playouts`` the work is fixed instead (kernel lookups per
+    restriction, a number of playouts) and the times are only backstops, so that the result
+    repeats on any machine fast enough; the run says where the clock ended it instead."""
+    cuts: list = []
+    roots = solve_roots(solver, state, waiting, roots_end, work=roots_work, cuts=cuts)
     policy = LookaheadPolicy(solver, roots, seed=seed)
     suits, base_value = policy.base(state, need, waiting)
     base = LookaheadPolicy(solver, [suits], seed=seed, scratch=policy.scratch, fixed=True)
@@ -383,10 +399,11 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
     pairs: list[tuple[bool, bool]] = []
     for one in (solver, policy.scratch):
         one.deadline = budget_end
+    wanted = float("inf") if playouts is None else playouts
     try:
-        while time.perf_counter() < budget_end:
+        while len(wins) < wanted and time.perf_counter() < budget_end:
             made, paired = [], []
-            for i in range(len(wins), len(wins) + batch):
+            for i in range(len(wins), len(wins) + int(min(batch, wanted - len(wins)))):
                 won = play_lookahead(policy, state, need, Stream(seed, "playout", i), waiting, forced)
                 made.append(won)
                 if forced is None:
@@ -400,4 +417,4 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
     finally:
         for one in (solver, policy.scratch):
             one.deadline = None
-    return LookaheadRun(wins, pairs, base_value, roots)
+    return LookaheadRun(wins, pairs, base_value, roots, bool(cuts) or len(wins) < wanted < float("inf"))

@@ -124,6 +124,7 @@ class KingdomResult:
     policy: str = ""  # the fallback policy an estimate played (search.visit.estimate)
     bound: float = 0.0  # an estimate's proven lower bound: the exact chance of a restriction
     hits: tuple[bool, ...] = ()  # an estimate's playouts, in seeded order: did each hit the target
+    clock_cut: bool = False  # the clock, not a fixed amount of work, decided how much was done
 
     def to_json(self) -> dict:
         """Plain JSON-ready figures."""
