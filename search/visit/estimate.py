@@ -55,10 +55,12 @@ from .solvers import make_solver
 MIN_PLAYOUTS = 200
 RULE, SEARCH, PLAIN, LOOKAHEAD = "rule", "search", "plain", "lookahead"
 """The fallback policies (see the module docstring)."""
-LOOKUPS_PER_SECOND = 12_000_000
-"""Kernel lookups a second of budget buys where work, not the clock, decides: about what this
-project's 2-core machine makes with a drawing ability (7-27 M/s measured, median about 13 M/s
-under load), so that on it the work limit usually binds before the clock."""
+LOOKUPS_PER_SECOND = 14_000_000
+"""Kernel lookups a second of budget buys where work, not the clock, decides. Measured on this
+project's 2-core machine under load: 7-27 M/s, about 13 M/s at the median (higher for
+Commerce, lower for big Military memos). Set near it, so that a table is as exact as the
+clock would let it be; on a slower or busy machine the clock stops some searches first, and
+the table says so."""
 PLAYOUTS_PER_SECOND = 80
 """Lookahead playouts (each beside its base) a second of budget buys where work decides
 (bench_jacks: about 170 playouts a second, 85 pairs)."""
