@@ -370,7 +370,8 @@ def _estimate_each(rows: list[tuple]) -> list[KingdomResult]:
     return [_estimate(*row) for row in rows]
 
 
-def _estimate_discards(position: Position, seconds: float | None) -> list[tuple[Option, KingdomResult]]:
+def _estimate_discards(position: Position, seconds: float | None,
+                       fixed_work: float | None = None) -> list[tuple[Option, KingdomResult]]:
     """Commerce's discards (R3) each estimated as the position it leaves, sharing ``seconds``;
     a discard that empties the hand ends the visit, and its chance is exact."""
     options, positions = [], []
@@ -380,7 +381,7 @@ def _estimate_discards(position: Position, seconds: float | None) -> list[tuple[
             replace(position, hand=position.hand - pair, discard=position.discard | pair, discarding=False)
         )
     playable = [p for p in positions if p.hand]
-    estimates = iter(estimate_all(playable, seconds, least=DISCARD_PLAYOUTS))
+    estimates = iter(estimate_all(playable, seconds, least=DISCARD_PLAYOUTS, fixed_work=fixed_work))
     results = []
     for option, after in zip(options, positions):
         if after.hand:
@@ -407,19 +408,21 @@ _ROOT_SOLVERS: dict[tuple, KingdomSolver] = {}
 DHS_COUNTS = (0, 1, 1, 1)
 
 
-def solve_shared_roots(position: Position, seconds: float) -> float:
+def solve_shared_roots(position: Position, seconds: float, work: int | None = None) -> tuple[float, bool]:
     """Solve the lookahead policy's restrictions of ``position`` (not a pending discard) on
     this process's shared solver within ``seconds``, so that the estimates that follow (in
     this process or forked from it) start from them; returns the best one's exact chance, a
-    proven lower bound on the position's chance."""
+    proven lower bound on the position's chance, and whether the clock stopped a solve before
+    ``work`` (kernel lookups, if given) was done."""
     state = root_state(position)
     waiting = position.waiting.index if position.waiting is not None else None
     solver = _shared_solver()
-    roots = solve_roots(solver, state, waiting, time.perf_counter() + seconds)
+    cuts: list = []
+    roots = solve_roots(solver, state, waiting, time.perf_counter() + seconds, work=work, cuts=cuts)
     try:
-        return float(LookaheadPolicy(solver, roots).base(state, position.need, waiting)[1])
+        return float(LookaheadPolicy(solver, roots).base(state, position.need, waiting)[1]), bool(cuts)
     except BudgetExceeded:
-        return 0.0
+        return 0.0, True
 
 
 _SHARED: list[KingdomSolver] = []
@@ -501,14 +504,16 @@ def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | flo
             solver.limit_work(None)
 
 
-def estimate_options(position: Position, seconds: float | None) -> list[tuple[Option, KingdomResult]]:
+def estimate_options(position: Position, seconds: float | None,
+                     fixed_work: float | None = None) -> list[tuple[Option, KingdomResult]]:
     """Every option open at ``position`` (not a pending discard) with a Monte Carlo estimate of
     its chance: the fallback policy after that first decision, each option given an equal
     share of ``seconds`` (at least :data:`OPTION_PLAYOUTS` playouts). Playout i of every
     option sees the same deck order (common random numbers); options that draw cards play
-    slower, so they get fewer playouts and wider intervals."""
+    slower, so they get fewer playouts and wider intervals. ``fixed_work``: as for
+    :func:`estimate_all`."""
     if position.discarding:
-        return _estimate_discards(position, seconds)
+        return _estimate_discards(position, seconds, fixed_work)
     hand, deck, disc, trump, abil, pool = root_state(position)
     labelled: list[tuple[Option, tuple]] = []
     if position.waiting is not None:
@@ -518,5 +523,5 @@ def estimate_options(position: Position, seconds: float | None) -> list[tuple[Op
         for label in make_solver().option_labels(hand, deck, disc, trump, abil, pool):
             labelled.append((option_of_label(label), label))
     positions, labels = [position] * len(labelled), [label for _, label in labelled]
-    results = estimate_all(positions, seconds, labels, OPTION_PLAYOUTS)
+    results = estimate_all(positions, seconds, labels, OPTION_PLAYOUTS, fixed_work)
     return [(option, result) for (option, _), result in zip(labelled, results)]

@@ -201,7 +201,7 @@ def rank_moves(
         bound = 0.0
         if not position.discarding and left > 0:  # the restrictions once, for every option
             spent = time.perf_counter()
-            bound = solve_shared_roots(position, ROOTS_SHARE * left)
+            bound, _ = solve_shared_roots(position, ROOTS_SHARE * left)
             left = max(0.0, left - (time.perf_counter() - spent))
         estimated = estimate_options(position, left)
         best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
