@@ -292,3 +292,22 @@ def test_estimated_options_carry_their_paired_difference_from_the_first(monkeypa
         low, high = option["versus_best_ci"]
         assert low <= high and low <= 0.0
         assert high >= -1.0
+
+
+def test_merged_estimates_continue_the_same_deck_orders() -> None:
+    """Issue 16: the second pass of an estimated ranking continues each leader's playouts on
+    new deck orders (numbered from the first pass's count); the merged estimate counts them
+    all."""
+    from search.tours.moves import _merged
+    from search.visit.position import KingdomResult
+
+    first = KingdomResult(0.5, None, (), None, (), (0.5, 0.5), 0, 0.1, True, (0.1, 0.9), 4, "lookahead",
+                          hits=(True, False, True, False))
+    second = KingdomResult(1.0, None, (), None, (), (0.0, 1.0), 0, 0.1, True, (0.3, 1.0), 2, "lookahead",
+                           hits=(True, True))
+    merged = _merged(first, second)
+    assert merged.playouts == 6 and merged.hits == (True, False, True, False, True, True)
+    assert merged.chance == pytest.approx(4 / 6)
+    assert merged.distribution == pytest.approx((2 / 6, 4 / 6))
+    low, high = merged.interval
+    assert low < 4 / 6 < high

@@ -335,6 +335,7 @@ def estimate_all(
     forced: list | None = None,
     least: int = ESTIMATE_PLAYOUTS,
     fixed_work: float | None = None,
+    first: list[int] | None = None,
 ) -> list[KingdomResult]:
     """Monte Carlo estimates of ``positions`` sharing ``seconds`` of wall time (None: about
     a second each), at least ``least`` playouts each, on a process pool of up to
@@ -349,7 +350,7 @@ def estimate_all(
     rounds = -(-count // workers)  # each worker's share of the estimates
     nominal = None if fixed_work is None else fixed_work / rounds
     args = ([None if seconds is None else seconds / rounds] * count, forced or [None] * count, [least] * count,
-            [nominal] * count)
+            [nominal] * count, first or [0] * count)
     if workers == 1:
         return list(map(_estimate, positions, *args))
     with process_pool(workers, "fork") as pool:  # workers inherit the loaded kernel
@@ -393,13 +394,13 @@ def _estimate_discards(position: Position, seconds: float | None,
 
 
 def _estimate(position: Position, seconds: float | None, forced: tuple | None, least: int,
-              fixed_work: float | None = None) -> KingdomResult:
+              fixed_work: float | None = None, first: int = 0) -> KingdomResult:
     abilities = position.abilities
     pool = abilities.pool if abilities.counts[Suit.SPADES] else ()
     solver = _ROOT_SOLVERS.get((position.trump, pool)) or _shared_solver()
     return estimate_kingdom(
         position, seconds=seconds, started=time.perf_counter(), min_playouts=least, forced=forced,
-        solver=solver, fixed_work=fixed_work,
+        solver=solver, fixed_work=fixed_work, first=first,
     )
 
 
@@ -504,14 +505,16 @@ def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | flo
             solver.limit_work(None)
 
 
-def estimate_options(position: Position, seconds: float | None,
-                     fixed_work: float | None = None) -> list[tuple[Option, KingdomResult]]:
+def estimate_options(position: Position, seconds: float | None, fixed_work: float | None = None,
+                     chosen: list[Option] | None = None,
+                     first: list[int] | None = None) -> list[tuple[Option, KingdomResult]]:
     """Every option open at ``position`` (not a pending discard) with a Monte Carlo estimate of
     its chance: the fallback policy after that first decision, each option given an equal
     share of ``seconds`` (at least :data:`OPTION_PLAYOUTS` playouts). Playout i of every
     option sees the same deck order (common random numbers); options that draw cards play
     slower, so they get fewer playouts and wider intervals. ``fixed_work``: as for
-    :func:`estimate_all`."""
+    :func:`estimate_all`. ``chosen``: only these options (not discards), in that order, their
+    playouts numbered from ``first`` (to continue earlier estimates of them)."""
     if position.discarding:
         return _estimate_discards(position, seconds, fixed_work)
     hand, deck, disc, trump, abil, pool = root_state(position)
@@ -522,6 +525,8 @@ def estimate_options(position: Position, seconds: float | None,
     else:
         for label in make_solver().option_labels(hand, deck, disc, trump, abil, pool):
             labelled.append((option_of_label(label), label))
+    if chosen is not None:
+        labelled = [next(pair for pair in labelled if pair[0] == option) for option in chosen]
     positions, labels = [position] * len(labelled), [label for _, label in labelled]
-    results = estimate_all(positions, seconds, labels, OPTION_PLAYOUTS, fixed_work)
+    results = estimate_all(positions, seconds, labels, OPTION_PLAYOUTS, fixed_work, first)
     return [(option, result) for (option, _), result in zip(labelled, results)]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..game import Card, CardSet, Ruler, Suit, TourState
+from ..infra import wilson_interval
 from ..visit import (
     Abilities,
     BudgetExceeded,
@@ -203,7 +204,7 @@ def rank_moves(
             spent = time.perf_counter()
             bound, _ = solve_shared_roots(position, ROOTS_SHARE * left)
             left = max(0.0, left - (time.perf_counter() - spent))
-        estimated = estimate_options(position, left)
+        estimated = _estimate_leaders(position, left)
         best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
         ranked = [(option, r.chance, r.interval, _versus(r, best)) for option, r in estimated]
         chance, distribution = replace(Chance.of(best), floor=bound), best.distribution
@@ -228,6 +229,46 @@ def rank_moves(
         distribution=distribution,
         seconds=time.perf_counter() - started,
     )
+
+
+def _estimate_leaders(position: Position, seconds: float) -> list:
+    """Every option's estimate (:func:`estimate_options`) in :data:`FIRST_PASS` of ``seconds``;
+    then the options the first pass cannot tell from the leader (their paired difference's
+    interval reaches 0) share the rest, continuing on new deck orders, so that the leaders
+    get the playouts that separate them."""
+    started = time.perf_counter()
+    estimated = estimate_options(position, FIRST_PASS * seconds)
+    if position.discarding:
+        return estimated
+    best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
+    close = [(option, result) for option, result in estimated
+             if result.hits and (result is best or (_versus(result, best) or (0, 0))[1] >= 0)]
+    left = seconds - (time.perf_counter() - started)
+    if len(close) < 2 or left <= 0:
+        return estimated
+    more = estimate_options(position, left, chosen=[option for option, _ in close],
+                            first=[len(result.hits) for _, result in close])
+    merged = {option: _merged(result, extra) for (option, result), (_, extra) in zip(close, more)}
+    return [(option, merged.get(option, result)) for option, result in estimated]
+
+
+FIRST_PASS = 0.5
+"""The share of an estimated ranking's time that every option gets alike (the rest goes to the
+options not yet told apart from the leader)."""
+
+
+def _merged(first, second):
+    """One estimate from two runs of playouts of the same option (the second continuing the
+    first's deck orders): their hits together, the chance and interval of all of them."""
+    hits = first.hits + second.hits
+    count = len(hits)
+    weights = (first.playouts / count, second.playouts / count)
+    width = max(len(first.distribution), len(second.distribution))
+    spread = [sum(w * (d[j] if j < len(d) else 0.0) for w, d in zip(weights, (first.distribution, second.distribution)))
+              for j in range(width)]
+    return replace(first, chance=sum(hits) / count, interval=wilson_interval(sum(hits), count),
+                   playouts=count, hits=hits, distribution=tuple(spread),
+                   seconds=first.seconds + second.seconds)
 
 
 def _versus(result, best) -> tuple[float, float] | None:

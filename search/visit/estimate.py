@@ -260,6 +260,7 @@ def estimate_kingdom(
     forced: tuple | None = None,
     fallback: str = LOOKAHEAD,
     fixed_work: float | None = None,
+    first: int = 0,
 ):
     """Monte Carlo estimate of ``position``'s chance with a fallback policy: runs for about
     ``seconds`` more (None: a second), never past them but for one playout of the cheapest
@@ -273,7 +274,8 @@ def estimate_kingdom(
     With ``fixed_work`` (seconds) the lookahead policy's work is set from it by fixed rates
     (:data:`LOOKUPS_PER_SECOND`, :data:`PLAYOUTS_PER_SECOND`) and ``seconds`` is only a
     backstop: the estimate then repeats on any machine fast enough, and says (``clock_cut``)
-    where it does not."""
+    where it does not. ``first``: the index of the first playout (a later call from the count
+    of an earlier one continues it on new deck orders)."""
     solver = solver or make_solver()
     state = root_state(position)
     waiting = position.waiting.index if position.waiting is not None else None
@@ -281,7 +283,7 @@ def estimate_kingdom(
     budget_end = time.perf_counter() + budget
 
     def playout(index: int, mode: str) -> int:
-        stream = Stream(seed, "playout", index)
+        stream = Stream(seed, "playout", first + index)
         return position.wins + play_policy(
             solver, state, position.need, stream, waiting, fallback=mode, forced=forced
         )
@@ -294,7 +296,7 @@ def estimate_kingdom(
         # with fixed work the clock backstops the restrictions only at the estimate's end
         roots_end = budget_end if fixed_work is not None else time.perf_counter() + ROOTS_SHARE * budget
         run = lookahead_playouts(solver, state, position.need, seed, budget_end, roots_end,
-                                 waiting, forced, roots_work=work, playouts=playouts)
+                                 waiting, forced, roots_work=work, playouts=playouts, first=first)
         if run.wins:
             result = _lookahead_result(position, run, started, solver.state_count())
             return replace(result, clock_cut=run.clock_cut or fixed_work is None)

@@ -381,11 +381,12 @@ class LookaheadRun:
 def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int, budget_end: float,
                        roots_end: float, waiting: int | None = None, forced: tuple | None = None,
                        batch: int = 10, roots_work: int | None = None,
-                       playouts: int | None = None) -> LookaheadRun:
+                       playouts: int | None = None, first: int = 0) -> LookaheadRun:
     """Seeded playouts of the lookahead policy from ``state`` until ``budget_end`` (its
     restrictions solved before ``roots_end``), in whole batches; without ``forced``, each beside
     its base (exact play of the best solved restriction) on the same deck order. Playout i uses
-    ``Stream(seed, "playout", i)``, so options forced on the same seed compare on the same cards.
+    ``Stream(seed, "playout", i)`` (i from ``first``), so options forced on the same seed compare
+    on the same cards, and a second run from ``first`` = the first run's count continues it.
 
     With ``roots_work`` and ``playouts`` the work is fixed instead (kernel lookups per
     restriction, a number of playouts) and the times are only backstops, so that the result
@@ -403,7 +404,7 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
     try:
         while len(wins) < wanted and time.perf_counter() < budget_end:
             made, paired = [], []
-            for i in range(len(wins), len(wins) + int(min(batch, wanted - len(wins)))):
+            for i in range(first + len(wins), first + len(wins) + int(min(batch, wanted - len(wins)))):
                 won = play_lookahead(policy, state, need, Stream(seed, "playout", i), waiting, forced)
                 made.append(won)
                 if forced is None:
