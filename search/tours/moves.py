@@ -244,7 +244,7 @@ def _estimate_leaders(position: Position, seconds: float) -> list:
     close = [(option, result) for option, result in estimated
              if result.hits and (result is best or (_versus(result, best) or (0, 0))[1] >= 0)]
     left = seconds - (time.perf_counter() - started)
-    if len(close) < 2 or left <= 0:
+    if len(close) < 2 or left < SECOND_PASS_SECONDS:
         return estimated
     more = estimate_options(position, left, chosen=[option for option, _ in close],
                             first=[len(result.hits) for _, result in close])
@@ -252,6 +252,8 @@ def _estimate_leaders(position: Position, seconds: float) -> list:
     return [(option, merged.get(option, result)) for option, result in estimated]
 
 
+SECOND_PASS_SECONDS = 0.5
+"""The least time left worth a second pass (each pass starts a process pool)."""
 FIRST_PASS = 0.5
 """The share of an estimated ranking's time that every option gets alike (the rest goes to the
 options not yet told apart from the leader)."""
