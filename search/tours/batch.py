@@ -104,7 +104,7 @@ def run_batch(
                 for future in as_completed(futures):
                     record(futures[future], future.result())
     except KeyboardInterrupt:
-        raise BatchInterrupted(finished if checkpoint else 0, total) from None
+        raise BatchInterrupted(_saved_tours(checkpoint, params, finished), total) from None
     results = []
     for name in policies:
         counts = [0] * (config.perfect_score + 1)
@@ -113,6 +113,17 @@ def run_batch(
                 counts[score] += 1
         results.append(SimulationResult(tours, name, seed, config, tuple(counts)))
     return results
+
+
+def _saved_tours(checkpoint: Path | None, params: dict, counted: int) -> int:
+    """The tours the checkpoint holds, read back from it: Ctrl-C may land between a save and
+    its count (``counted``, the fallback if the file cannot be read)."""
+    if not checkpoint:
+        return 0
+    try:
+        return sum(map(len, _load(checkpoint, params).values()))
+    except (BatchError, OSError, ValueError):
+        return counted
 
 
 def _key(policy: str, start: int, stop: int) -> str:

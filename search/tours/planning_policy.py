@@ -24,6 +24,7 @@ from ..game import (
 )
 from ..visit import (
     LookaheadPolicy,
+    Playout,
     action_of_label,
     best_answer,
     best_discard,
@@ -31,7 +32,6 @@ from ..visit import (
     make_solver,
     solve_roots,
 )
-from ..visit.playout import Playout
 from .planning import HAND_LIMIT, WIN_POINTS, TourPlanner
 from .supporters import BudgetedPayoffSolver, payoff_action, payoffs_for
 

@@ -15,6 +15,7 @@ from .estimate import (
 )
 from .lookahead import LookaheadPolicy, paired_difference, paired_estimate, solve_roots
 from .payoffs import Payoffs, PayoffSolver
+from .playout import Playout
 from .position import (
     InvalidPositionError,
     KingdomResult,
@@ -58,6 +59,7 @@ __all__ = [
     "Payoffs",
     "PayoffSolver",
     "planning_state",
+    "Playout",
     "Position",
     "position_from_visit",
     "root_options",
