@@ -200,7 +200,7 @@ def rank_moves(
         if waiting is not None and len(position.hand.of_suit(waiting.suit) or position.hand) == 1:
             left = min(left, FORCED_SECONDS)  # one legal answer: nothing to rank
         bound = 0.0
-        if not position.discarding and left > 0:  # the restrictions once, for every option
+        if not position.discarding and left >= SECOND_PASS_SECONDS:  # the restrictions once
             spent = time.perf_counter()
             bound, _ = solve_shared_roots(position, ROOTS_SHARE * left)
             left = max(0.0, left - (time.perf_counter() - spent))
