@@ -110,9 +110,7 @@ class PlanningPolicy:
 
     def _lookahead_action(self, visit: VisitState, actions: list, solver, state: tuple, still: int):
         """The lookahead policy's action with the Jacks (:mod:`search.visit.lookahead`)."""
-        board = Playout.__new__(Playout)
-        board.hand, board.deck, board.disc, board.trump, abil, pool = state
-        board.abil, board.pool, board.wins = list(abil), list(pool), visit.wins
+        board = Playout.at(state, visit.wins)
         if self._policy is None:  # the visit's first decision: solve its restrictions
             waiting = visit.waiting.index if visit.phase is Phase.ANSWER else None
             roots = solve_roots(solver, state, waiting, None, TOUR_RESTRICTIONS, TOUR_WORK)

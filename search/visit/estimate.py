@@ -29,12 +29,10 @@ from dataclasses import replace
 from weakref import WeakKeyDictionary
 
 from ..game import (
-    SUIT_MASK,
     Stream,
     debate_won,
     iter_bits,
     legal_answer_mask,
-    military_draws,
     military_usable,
 )
 from ..infra import BudgetExceeded, MemoryLimitExceeded, wilson_interval
@@ -77,10 +75,6 @@ def _mode(fallback: bool | str) -> str | None:
     return RULE if fallback is True else fallback
 
 
-def _suit(mask: int, suit: int) -> int:
-    return mask & (SUIT_MASK << (8 * suit))
-
-
 def play_policy(
     solver: KingdomSolver,
     state: tuple,
@@ -120,24 +114,9 @@ def play_policy(
                 break  # R2: no debate can be held
             game.answer(card, best_answer(solver, game.state(), card, still, fallback))
             continue
-        game.abil["CDHS".index(kind)] -= 1
+        game.use(label, lambda: best_discard(solver, game.state(), still, fallback))
         if kind == "C" and _mode(fallback) == SEARCH:
             game.abil[DIAMONDS] = 0  # the search fallback leaves Commerce unused after Military
-        if kind == "H":
-            trumps = _suit(game.hand, game.trump)
-            game.hand &= ~trumps
-            game.disc |= trumps
-        elif kind == "S":
-            game.pool.remove(label[1])
-            game.pool.append(game.trump)
-            game.trump = label[1]
-        elif kind == "C":
-            game.draw(military_draws(game.hand))
-        else:
-            game.draw(2)
-            pair = best_discard(solver, game.state(), still, fallback)
-            game.hand &= ~pair
-            game.disc |= pair
     return game.wins
 
 

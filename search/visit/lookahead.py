@@ -35,7 +35,6 @@ import time
 from collections.abc import Iterable, Sequence
 
 from ..game import (
-    SUIT_MASK,
     Stream,
     debate_won,
     iter_bits,
@@ -174,11 +173,7 @@ class LookaheadPolicy:
         values: list[float] = []
         for stage in MILITARY_STAGES:
             while len(values) < stage:
-                copy = Playout.__new__(Playout)
-                copy.hand, copy.deck, copy.disc, copy.trump = game.hand, game.deck, game.disc, game.trump
-                copy.abil, copy.pool, copy.wins = list(after), list(game.pool), 0
-                copy.stream = stream
-                copy.order = stream.shuffle(list(iter_bits(game.deck)))
+                copy = Playout((game.hand, game.deck, game.disc, game.trump, after, game.pool), stream)
                 copy.draw(military_draws(game.hand))
                 values.append(float(self.scratch.worth(still, *copy.state())))
             mean = sum(values) / len(values)
@@ -254,22 +249,7 @@ def play_lookahead(policy: LookaheadPolicy, state: tuple, need: int, stream: Str
                 break  # R2: no debate can be held
             game.answer(card, policy.answer(game, card, still))
             continue
-        game.abil["CDHS".index(kind)] -= 1
-        if kind == "H":
-            trumps = game.hand & (SUIT_MASK << (8 * game.trump))
-            game.hand &= ~trumps
-            game.disc |= trumps
-        elif kind == "S":
-            game.pool.remove(label[1])
-            game.pool.append(game.trump)
-            game.trump = label[1]
-        elif kind == "C":
-            game.draw(military_draws(game.hand))
-        else:
-            game.draw(2)
-            pair = policy.discard(game, still)
-            game.hand &= ~pair
-            game.disc |= pair
+        game.use(label, lambda: policy.discard(game, still))
     return game.wins
 
 

@@ -3,7 +3,9 @@ the board the Monte Carlo policies of :mod:`.estimate` and :mod:`.lookahead` pla
 
 from __future__ import annotations
 
-from ..game import Stream, card_available, debate_won, iter_bits, refill
+from collections.abc import Callable
+
+from ..game import SUIT_MASK, Stream, card_available, debate_won, iter_bits, military_draws, refill
 
 SPADES = 3  # the Politics count's place in the ability counts (♣ ♦ ♥ ♠)
 
@@ -18,6 +20,37 @@ class Playout:
         self.stream = stream
         self.order = stream.shuffle(list(iter_bits(self.deck)))
         self.wins = 0
+
+    @classmethod
+    def at(cls, state: tuple, wins: int = 0) -> Playout:
+        """A board at ``state`` to decide on, from which no card turns up (no stream)."""
+        board = cls.__new__(cls)
+        board.hand, board.deck, board.disc, board.trump, abil, pool = state
+        board.abil, board.pool, board.wins = list(abil), list(pool), wins
+        board.stream, board.order = None, []
+        return board
+
+    def use(self, label: tuple, discard: Callable[[], int]) -> None:
+        """Use the ability of the option ``label`` (RULINGS.md §4): Diplomacy discards the trumps
+        held, Politics brings the pooled suit ``label[1]``, Military draws a card per club held,
+        Commerce draws two and then discards the cards ``discard()`` picks (R3)."""
+        kind = label[0]
+        self.abil["CDHS".index(kind)] -= 1
+        if kind == "H":
+            trumps = self.hand & (SUIT_MASK << (8 * self.trump))
+            self.hand &= ~trumps
+            self.disc |= trumps
+        elif kind == "S":
+            self.pool.remove(label[1])
+            self.pool.append(self.trump)
+            self.trump = label[1]
+        elif kind == "C":
+            self.draw(military_draws(self.hand))
+        else:
+            self.draw(2)
+            pair = discard()
+            self.hand &= ~pair
+            self.disc |= pair
 
     def next_card(self) -> int | None:
         """The deck's top card (index), refilling from the discard pile per R1; None per R2."""
