@@ -106,10 +106,15 @@ class Adviser:
         chances = {str(k.position): k.chance("all").value for k in result.kingdoms}
         estimated = [str(k.position) for k in result.kingdoms if k.chance("all").estimate]
         bounded = [str(k.position) for k in result.kingdoms if k.chance("all").kind == "bound"]
+        # The choice is made by tour value, so the review prices it by tour value too.
+        values = {str(k.position): k.tour_value.value for k in result.kingdoms
+                  if k.tour_value is not None}
+        objective = result.recommended.tour_value.objective if values else None
 
         def record(position: int) -> dict:
             return {"best": best, "default": best, "chances": chances, "estimated": estimated,
-                    "bounded": bounded, "played": chances.get(str(position))}
+                    "bounded": bounded, "played": chances.get(str(position)),
+                    "tour_values": values, "objective": objective}
 
         return Advised(view, str(best), record, (f"Advice: kingdom {best}.",))
 

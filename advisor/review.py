@@ -61,8 +61,14 @@ def review_view(session: Session, ascii: bool = False) -> Group:
                 else:
                     inexact = (*(advice.get("estimated") or ()), *(advice.get("bounded") or ()))
                     estimate = any(str(p) in inexact for p in (best, event.get("position")))
-                    cost = _cost(_table_entry(advice.get("chances"), best), advice.get("played"),
-                                 mark if estimate else "")
+                    if isinstance(advice.get("tour_values"), dict):
+                        values = advice["tour_values"]
+                        cost = _tour_cost(_table_entry(values, best),
+                                          _table_entry(values, event.get("position")),
+                                          advice.get("objective"), mark if estimate else "")
+                    else:  # saved before kingdom choices carried their tour values
+                        cost = _cost(_table_entry(advice.get("chances"), best),
+                                     advice.get("played"), mark if estimate else "")
             else:
                 best_text = "?" if best is None else str(best)
                 if "cost" in advice:
@@ -81,7 +87,9 @@ def review_view(session: Session, ascii: bool = False) -> Group:
     if unadvised:
         notes.append(f"{unadvised} step{'s' if unadvised != 1 else ''} played with --no-advice: "
                      "listed, not priced.")
-    notes.append(f"cost: the chance given up against the advice; {mark} marks a cost from an "
+    notes.append("cost: a kingdom choice, the tour value given up (expected final score in "
+                 "points, or the chance of a perfect tour); a play, this visit's chance given up. "
+                 f"{mark} marks a cost from an "
                  "estimate (Monte Carlo) or a proven lower bound, 'noise' a difference within the "
                  "estimate's 95% interval.")
     parts.append(Text(" ".join(notes), style="dim"))
@@ -135,6 +143,18 @@ def _cost(best, played, mark: str = "", interval=None, played_interval=None) -> 
     if mark and (_inside(played, interval) or _inside(best, played_interval)):
         return "noise"
     return f"{mark}{100 * loss:.2f}%"
+
+
+def _tour_cost(best, played, objective, mark: str = "") -> str:
+    """A kingdom choice's cost: the tour value it gives up against the recommended kingdom."""
+    if not (_real(best) and _real(played)):
+        return "?"
+    loss = best - played
+    if loss <= 1e-12:
+        return ""
+    if objective == "perfect":
+        return f"{mark}{100 * loss:.2f}% perfect"
+    return f"{mark}{loss:.2f} pts"
 
 
 def _inside(value, interval) -> bool:

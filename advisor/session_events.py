@@ -14,7 +14,8 @@ it. Its fields: ``best`` (the option shown first) and ``default`` (the prompt's 
 same option; older files lack it), ``chance`` and ``played`` (the chances of the best and of
 what was played; a kingdom's ``chances`` by position), ``estimate`` (either chance is a Monte
 Carlo estimate; a kingdom's ``estimated`` positions, and ``bounded`` those whose chance is a
-proven lower bound), ``interval`` and ``played_interval``
+proven lower bound; its ``tour_values`` by position, the tour value each kingdom leads to,
+and their ``objective``, ``score`` or ``perfect``), ``interval`` and ``played_interval``
 (their 95% intervals), ``by_score`` (the first option is the best for the final score, not
 the likeliest); first edition: ``cost`` or ``costs`` in expected reputation. An event without
 advice was played with ``--no-advice``.
@@ -183,7 +184,10 @@ def _check_advice(advice: Any) -> None:
     for key in ("played", "chance", "cost"):
         if advice.get(key) is not None and not _number(advice[key]):
             raise SessionError(f"advice {key!r} must be a number or null, got {brief(advice[key])}")
-    for key in ("chances", "costs"):
+    objective = advice.get("objective")
+    if objective is not None and objective not in ("score", "perfect"):
+        raise SessionError(f"advice 'objective' must be score or perfect, got {brief(objective)}")
+    for key in ("chances", "costs", "tour_values"):
         if key not in advice:
             continue
         table = advice[key]

@@ -455,7 +455,7 @@ def test_the_review_never_charges_for_the_coachs_own_default_and_marks_estimates
     session = session.append({"type": "action", "action": {"kind": "answer", "card": "4S"},
                               "advice": estimated})
     text = _reviewed(session)
-    assert text.isascii() and "final score" not in text
+    assert text.isascii() and "final score" not in text.splitlines()[0]
     assert "Review: tour unfinished (visit 1 under way), score so far 0" in text
     debate = next(line for line in text.splitlines() if "| debate" in line)
     assert debate.rstrip().endswith("|") or "%" not in debate  # the default: not charged
@@ -481,3 +481,29 @@ def test_a_kingdom_cost_from_a_proven_bound_is_marked_as_not_exact() -> None:
         Session.new(TourConfig(short=True), "physical", None, LAYOUT.split()).append(
             {"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()}).append(
             {"type": "kingdom", "position": 2, "advice": {"best": 1, "bounded": [2]}})
+
+
+def test_a_kingdom_choice_is_priced_by_the_tour_value_it_gives_up() -> None:
+    """Issue 18: the coach recommends a kingdom by tour value, so the review charges a choice
+    against the advice the expected final score it gives up, not the visit's chance; the
+    recommended kingdom costs nothing; a malformed tour value table is refused."""
+    from advisor.session import Session
+
+    start = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split()).append(
+        {"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
+    advice = {"best": 1, "default": 1, "chances": {"1": 0.5, "2": 0.9}, "estimated": [],
+              "bounded": [], "tour_values": {"1": 10.18, "2": 9.81}, "objective": "score"}
+    against = _reviewed(start.append({"type": "kingdom", "position": 2,
+                                      "advice": {**advice, "played": 0.9}}))
+    row = next(line for line in against.splitlines() if "| kingdom" in line)
+    assert row.rstrip().endswith("0.37 pts") and "%" not in row  # not the chance's 40%
+    followed = _reviewed(start.append({"type": "kingdom", "position": 1,
+                                       "advice": {**advice, "played": 0.5}}))
+    row = next(line for line in followed.splitlines() if "| kingdom" in line)
+    assert row.rstrip().endswith("|")
+    bounded = {**advice, "bounded": ["2"], "played": 0.9}
+    assert "~0.37 pts" in _reviewed(start.append({"type": "kingdom", "position": 2,
+                                                  "advice": bounded}))
+    for bad in ({**advice, "tour_values": {"1": "high"}}, {**advice, "objective": "most"}):
+        with pytest.raises(SessionError):
+            start.append({"type": "kingdom", "position": 2, "advice": bad})
