@@ -113,11 +113,11 @@ def test_a_work_limit_stops_a_search_at_the_same_place_on_any_machine() -> None:
 
 
 def test_the_advisors_lookahead_tours_repeat_for_a_seed() -> None:
-    """The advisor-lookahead policy (issue 16): its restrictions are solved within a work
+    """The advisor policy (issue 16): its restrictions are solved within a work
     limit, not a deadline, so a seed's tour is the same on every run."""
     from search.game import TourConfig
     from search.tours import run_batch
 
-    first = run_batch(["advisor-lookahead"], 1, 5, TourConfig(short=True))
-    again = run_batch(["advisor-lookahead"], 1, 5, TourConfig(short=True))
+    first = run_batch(["advisor"], 1, 5, TourConfig(short=True))
+    again = run_batch(["advisor"], 1, 5, TourConfig(short=True))
     assert first == again

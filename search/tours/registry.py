@@ -1,6 +1,7 @@
 """The policies that play whole tours, by name: the baselines ``random`` and ``greedy``,
-``advisor`` (:mod:`search.tours.planning_policy`), and ``hindsight``, which knows the deal's
-eight hands in advance (:mod:`search.tours.hindsight`; it has a ``start_tour(deal)`` hook).
+``advisor`` with the Jacks played by the lookahead policy, ``advisor-rule`` and
+``advisor-spend`` with the rule-of-thumb fallback (:mod:`search.tours.planning_policy`), and
+``hindsight``, which knows the deal's eight hands in advance (:mod:`search.tours.hindsight`; it has a ``start_tour(deal)`` hook).
 """
 
 from __future__ import annotations
@@ -15,22 +16,22 @@ from .policies import GreedyPolicy, Policy, RandomPolicy
 def _advisor() -> Policy:
     from .planning_policy import PlanningPolicy
 
-    return PlanningPolicy(spend_supporters=False)
+    return PlanningPolicy(lookahead=True)
+
+
+def _advisor_rule() -> Policy:
+    from .planning_policy import PlanningPolicy
+
+    policy = PlanningPolicy(lookahead=False)
+    policy.name = "advisor-rule"
+    return policy
 
 
 def _advisor_spend() -> Policy:
     from .planning_policy import PlanningPolicy
 
-    policy = PlanningPolicy(spend_supporters=True)
+    policy = PlanningPolicy(spend_supporters=True, lookahead=False)
     policy.name = "advisor-spend"
-    return policy
-
-
-def _advisor_lookahead() -> Policy:
-    from .planning_policy import PlanningPolicy
-
-    policy = PlanningPolicy(lookahead=True)
-    policy.name = "advisor-lookahead"
     return policy
 
 
@@ -56,8 +57,8 @@ POLICIES: dict[str, Callable[[], Policy]] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
     "advisor": _advisor,
+    "advisor-rule": _advisor_rule,
     "advisor-spend": _advisor_spend,
-    "advisor-lookahead": _advisor_lookahead,
     "hindsight": _hindsight,
     "hindsight-perfect": _hindsight_perfect,
 }
