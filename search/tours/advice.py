@@ -75,15 +75,8 @@ MARGIN = 0.05
 """The share of a time limit kept back from the searches, for what follows them (the
 estimate pool's start and end, the tour values, the table)."""
 
-ESTIMATE_PLAYOUTS = 50
-"""Playouts an estimate in advise_visit makes at least, whatever its share of the time."""
-
 FORCED_SECONDS = 1.0
 """Seconds :func:`rank_moves` spends estimating a position with one legal answer."""
-
-OPTION_PLAYOUTS = 10
-DISCARD_PLAYOUTS = 2  # up to 45 discards share the time: few playouts each, wide intervals
-"""Playouts each option's estimate makes at least in :func:`estimate_options`."""
 
 ESTIMATE_WORKERS = 2
 """Processes that share advise_visit's estimates (no more than the machine's cores)."""
@@ -206,8 +199,8 @@ def advise_visit(
     ``time_limit`` is the whole table's budget in seconds (None: exact, however long). The
     exact solves share the first :data:`EXACT_SHARE` of it, cheap ability sets first, each
     solve given an equal part of what is left when it starts (see :func:`_tier`); the cells
-    still open then become Monte Carlo estimates sharing the rest on a process pool, at
-    least :data:`ESTIMATE_PLAYOUTS` playouts each. Loading the compiled kernel is not
+    still open then become Monte Carlo estimates sharing the rest on a process pool, their
+    work fixed by that share (see :func:`estimate_all`). Loading the compiled kernel is not
     counted.
     """
     warm_up()
@@ -333,12 +326,11 @@ def estimate_all(
     positions: list[Position],
     seconds: float | None,
     forced: list | None = None,
-    least: int = ESTIMATE_PLAYOUTS,
     fixed_work: float | None = None,
     first: list[int] | None = None,
 ) -> list[KingdomResult]:
     """Monte Carlo estimates of ``positions`` sharing ``seconds`` of wall time (None: about
-    a second each), at least ``least`` playouts each, on a process pool of up to
+    a second each), on a process pool of up to
     :data:`ESTIMATE_WORKERS` workers; ``forced`` gives each estimate's first decision (see
     :func:`search.visit.estimate.play_policy`). With ``fixed_work`` (the estimates' nominal
     seconds, shared alike) the work of each is fixed and ``seconds`` only a backstop (see
@@ -349,7 +341,7 @@ def estimate_all(
     workers = min(ESTIMATE_WORKERS, os.cpu_count() or 1, count)
     rounds = -(-count // workers)  # each worker's share of the estimates
     nominal = None if fixed_work is None else fixed_work / rounds
-    args = ([None if seconds is None else seconds / rounds] * count, forced or [None] * count, [least] * count,
+    args = ([None if seconds is None else seconds / rounds] * count, forced or [None] * count,
             [nominal] * count, first or [0] * count)
     if workers == 1:
         return list(map(_estimate, positions, *args))
@@ -382,7 +374,7 @@ def _estimate_discards(position: Position, seconds: float | None,
             replace(position, hand=position.hand - pair, discard=position.discard | pair, discarding=False)
         )
     playable = [p for p in positions if p.hand]
-    estimates = iter(estimate_all(playable, seconds, least=DISCARD_PLAYOUTS, fixed_work=fixed_work))
+    estimates = iter(estimate_all(playable, seconds, fixed_work=fixed_work))
     results = []
     for option, after in zip(options, positions):
         if after.hand:
@@ -393,13 +385,13 @@ def _estimate_discards(position: Position, seconds: float | None,
     return results
 
 
-def _estimate(position: Position, seconds: float | None, forced: tuple | None, least: int,
+def _estimate(position: Position, seconds: float | None, forced: tuple | None,
               fixed_work: float | None = None, first: int = 0) -> KingdomResult:
     abilities = position.abilities
     pool = abilities.pool if abilities.counts[Suit.SPADES] else ()
     solver = _ROOT_SOLVERS.get((position.trump, pool)) or _shared_solver()
     return estimate_kingdom(
-        position, seconds=seconds, started=time.perf_counter(), min_playouts=least, forced=forced,
+        position, seconds=seconds, started=time.perf_counter(), forced=forced,
         solver=solver, fixed_work=fixed_work, first=first,
     )
 
@@ -510,7 +502,7 @@ def estimate_options(position: Position, seconds: float | None, fixed_work: floa
                      first: list[int] | None = None) -> list[tuple[Option, KingdomResult]]:
     """Every option open at ``position`` (not a pending discard) with a Monte Carlo estimate of
     its chance: the fallback policy after that first decision, each option given an equal
-    share of ``seconds`` (at least :data:`OPTION_PLAYOUTS` playouts). Playout i of every
+    share of ``seconds``. Playout i of every
     option sees the same deck order (common random numbers); options that draw cards play
     slower, so they get fewer playouts and wider intervals. ``fixed_work``: as for
     :func:`estimate_all`. ``chosen``: only these options (not discards), in that order, their
@@ -528,5 +520,5 @@ def estimate_options(position: Position, seconds: float | None, fixed_work: floa
     if chosen is not None:
         labelled = [next(pair for pair in labelled if pair[0] == option) for option in chosen]
     positions, labels = [position] * len(labelled), [label for _, label in labelled]
-    results = estimate_all(positions, seconds, labels, OPTION_PLAYOUTS, fixed_work, first)
+    results = estimate_all(positions, seconds, labels, fixed_work, first)
     return [(option, result) for (option, _), result in zip(labelled, results)]

@@ -36,7 +36,7 @@ from .advice import (
     solve_shared_roots,
 )
 
-ROOTS_SHARE = 0.4
+RANKING_ROOTS_SHARE = 0.4
 """The share of an estimated ranking's time spent solving the lookahead policy's restrictions
 once, before the options are estimated from them (:func:`solve_shared_roots`)."""
 
@@ -202,7 +202,7 @@ def rank_moves(
         bound = 0.0
         if not position.discarding and left >= SECOND_PASS_SECONDS:  # the restrictions once
             spent = time.perf_counter()
-            bound, _ = solve_shared_roots(position, ROOTS_SHARE * left)
+            bound, _ = solve_shared_roots(position, RANKING_ROOTS_SHARE * left)
             left = max(0.0, left - (time.perf_counter() - spent))
         estimated = _estimate_leaders(position, left)
         best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]

@@ -2,19 +2,15 @@
 
 Used when the exact search runs out of its time budget: the estimate is the
 success rate of a *fallback policy* over seeded random deck orders, with a 95%
-Wilson interval of that rate. Two fallbacks (``fallback=``):
+interval of that rate. The fallbacks (``fallback=``):
 
-- ``"search"`` (:data:`SEARCH`): best play with every ability but Military, found by the
-  exact search (Commerce's timing and discards included), and Military only where that
-  best play can no longer hit the target (its exact chance is 0), after which Commerce is
-  left unused. Since it deviates from the restriction's best play only where that play
-  is worth nothing, its chance is at least the exact chance of the restriction (♦♥♠ with
-  every Jack). It needs the restriction's exact search, so it is tried first under a
-  deadline.
+- ``"lookahead"`` (:data:`LOOKAHEAD`, the default): the lookahead policy of
+  :mod:`.lookahead`, whose chance is at least that of every restriction it solved exactly;
+  its estimate is paired with exact play of its base restriction.
 - ``"rule"`` (``True``, :data:`RULE`): best play with Diplomacy and Politics; Military when
   more wins are needed than cards remain in hand; Commerce before the first debate when
-  the chance without drawing abilities is below one half. Cheap, and a poorer player.
-
+  the chance without drawing abilities is below one half. Cheap, and a poorer player: the
+  lookahead policy's fall-back when its restrictions do not fit, and ``advisor-rule``'s play.
 - ``"plain"`` (:data:`PLAIN`): after the first decision, no ability and no search: every
   answer by rule of thumb (the lowest card that wins while wins are wanted, else the lowest
   that loses). Only for the one playout an estimate makes when no other fits in its time.
@@ -26,7 +22,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from weakref import WeakKeyDictionary
 
 from ..game import (
     Stream,
@@ -50,8 +45,7 @@ from .reference import (
 )
 from .solvers import make_solver
 
-MIN_PLAYOUTS = 200
-RULE, SEARCH, PLAIN, LOOKAHEAD = "rule", "search", "plain", "lookahead"
+RULE, PLAIN, LOOKAHEAD = "rule", "plain", "lookahead"
 """The fallback policies (see the module docstring)."""
 LOOKUPS_PER_SECOND = 14_000_000
 """Kernel lookups a second of budget buys where work, not the clock, decides. Measured on this
@@ -64,12 +58,10 @@ PLAYOUTS_PER_SECOND = 80
 (bench_jacks: about 170 playouts a second, 85 pairs)."""
 ROOTS_SHARE = 0.5
 """The share of an estimate's time the lookahead policy may spend solving its restrictions."""
-SEARCH_SHARE = 0.5
-"""The share of an estimate's time the search fallback may take before the rule takes over."""
 
 
 def _mode(fallback: bool | str) -> str | None:
-    """The fallback policy named by ``fallback``: None (best play), RULE, SEARCH or PLAIN."""
+    """The fallback policy named by ``fallback``: None (best play), RULE or PLAIN."""
     if fallback is False or fallback is None:
         return None
     return RULE if fallback is True else fallback
@@ -115,20 +107,16 @@ def play_policy(
             game.answer(card, best_answer(solver, game.state(), card, still, fallback))
             continue
         game.use(label, lambda: best_discard(solver, game.state(), still, fallback))
-        if kind == "C" and _mode(fallback) == SEARCH:
-            game.abil[DIAMONDS] = 0  # the search fallback leaves Commerce unused after Military
     return game.wins
 
 
 def planning_state(state: tuple, fallback: bool | str = True) -> tuple:
     """The state the solver plans with: every ability left, or for a fallback policy those
-    it plays by search (the module docstring: no Military; the rule's, nothing that draws)."""
+    it plays by search (the module docstring: the rule's, nothing that draws)."""
     hand, deck, disc, trump, abil, pool = state
     mode = _mode(fallback)
     if mode == RULE:
         abil = (0, 0, abil[HEARTS], abil[SPADES])
-    elif mode == SEARCH:
-        abil = (0, abil[DIAMONDS], abil[HEARTS], abil[SPADES])
     elif mode == PLAIN:
         abil = (0, 0, 0, 0)
     return (hand, deck, disc, trump, abil, pool if abil[SPADES] else ())
@@ -137,50 +125,20 @@ def planning_state(state: tuple, fallback: bool | str = True) -> tuple:
 def choose_option(solver: KingdomSolver, state: tuple, still: int, first: bool, fallback: bool | str = True) -> tuple:
     """The policy's option at a decision (a label of ``KingdomSolver.options``), ``still``
     wins wanted; ``first``: no debate held yet this visit."""
-    hand, deck, disc, trump, abil, pool = state
+    hand, deck, disc, _, abil, _ = state
     mode = _mode(fallback)
     plan = planning_state(state, fallback)
-    if mode and abil[CLUBS] and military_usable(hand, deck, disc):
-        if mode == RULE and still > hand.bit_count():
-            return ("C",)
-        if mode == SEARCH and _military_pays(solver, state, plan, still, first):
-            return ("C",)
+    if mode == RULE and abil[CLUBS] and military_usable(hand, deck, disc) and still > hand.bit_count():
+        return ("C",)
     if mode == PLAIN:
         return ("debate",)
-    if mode == RULE and first and abil[DIAMONDS] and 0 <= still <= 8:
-        if solver.worth(still, *plan) < 0.5:
-            return ("D",)
+    if mode == RULE and first and abil[DIAMONDS] and 0 <= still <= 8 and solver.worth(still, *plan) < 0.5:
+        return ("D",)
     label, best_value = None, None
     for option, value in solver.option_worths(still, *plan):
         if best_value is None or value > best_value:
             label, best_value = option, value
     return label
-
-
-_LOOKAHEADS: WeakKeyDictionary = WeakKeyDictionary()  # solver -> {(state, still): bool}
-
-
-def _military_pays(solver: KingdomSolver, state: tuple, plan: tuple, still: int, first: bool) -> bool:
-    """The search fallback's Military: use it if best play without it is worth nothing from
-    here, or, before the visit's first debate, if Military now followed by best play with
-    Diplomacy and Politics alone is worth more than best play without Military (both exact;
-    remembered per solver, since every playout starts from the same decision)."""
-    if not 0 <= still <= 8:
-        return True
-    without = solver.worth(still, *plan)
-    if without <= 0:
-        return True
-    if not first:
-        return False
-    known = _LOOKAHEADS.setdefault(solver, {})
-    key = (state, still)
-    if key not in known:
-        hand, deck, disc, trump, abil, pool = state
-        after = (hand, deck, disc, trump, (1, 0, abil[HEARTS], abil[SPADES]), pool if abil[SPADES] else ())
-        known[key] = any(
-            worth > without + 1e-12 for label, worth in solver.option_worths(still, *after) if label == ("C",)
-        )
-    return known[key]
 
 
 def best_answer(solver: KingdomSolver, state: tuple, card: int, still: int, fallback: bool | str = True) -> int:
@@ -235,7 +193,6 @@ def estimate_kingdom(
     started: float,
     seed: int = 0,
     solver: KingdomSolver | None = None,
-    min_playouts: int = MIN_PLAYOUTS,
     forced: tuple | None = None,
     fallback: str = LOOKAHEAD,
     fixed_work: float | None = None,
@@ -243,10 +200,9 @@ def estimate_kingdom(
 ):
     """Monte Carlo estimate of ``position``'s chance with a fallback policy: runs for about
     ``seconds`` more (None: a second), never past them but for one playout of the cheapest
-    policy when nothing else fits (:data:`PLAIN`). The search
-    fallback is tried first: if it cannot finish ``min_playouts`` playouts in
-    :data:`SEARCH_SHARE` of the time, the rule fallback plays instead for the rest of it
-    (the result names the policy and its number of playouts).
+    policy when nothing else fits (:data:`PLAIN`). With the lookahead fallback, where its
+    restrictions leave no time for a playout, the rule fallback plays instead for the rest
+    of it (the result names the policy and its number of playouts).
     ``solver`` plans the choices; pass one to share its memo between estimates. ``forced``:
     the first decision (see :func:`play_policy`); playout i sees the same cards whatever it
     is, so estimates of different first decisions compare with common random numbers.
@@ -280,10 +236,6 @@ def estimate_kingdom(
             result = _lookahead_result(position, run, started, solver.state_count())
             return replace(result, clock_cut=run.clock_cut or fixed_work is None)
         budget_end = max(budget_end, time.perf_counter())
-    if fallback == SEARCH:
-        wins = _search_playouts(solver, playout, min_playouts, budget, budget_end)
-        if wins is not None:
-            return _timed(estimate_from_wins(position, wins, started, solver.state_count(), SEARCH))
     wins = _rule_playouts(solver, playout, budget_end)
     if wins:
         return _timed(estimate_from_wins(position, wins, started, solver.state_count(), RULE))
@@ -308,33 +260,6 @@ def _rule_playouts(solver, playout, budget_end: float) -> list[int]:
     except BudgetExceeded as error:
         if isinstance(error, MemoryLimitExceeded):
             solver.reset()
-    finally:
-        solver.deadline = None
-    return wins
-
-
-BATCH = 25
-"""Playouts of the search fallback between two readings of the clock past its first ones."""
-
-
-def _search_playouts(solver, playout, least: int, budget: float, budget_end: float) -> list[int] | None:
-    """Playouts of the search fallback: ``least`` of them within :data:`SEARCH_SHARE` of the
-    budget (else None), then whole batches of :data:`BATCH` while time is left. A batch cut
-    off by the clock is dropped whole, so the playouts kept do not depend on their cards."""
-    wins: list[int] = []
-    solver.deadline = time.perf_counter() + SEARCH_SHARE * budget
-    try:
-        while len(wins) < least:
-            wins.append(playout(len(wins), SEARCH))
-        solver.deadline = budget_end
-        while time.perf_counter() < budget_end:
-            batch = [playout(len(wins) + i, SEARCH) for i in range(BATCH)]
-            wins.extend(batch)
-    except BudgetExceeded as error:
-        if isinstance(error, MemoryLimitExceeded):
-            solver.reset()  # the rule fallback needs the room
-        if len(wins) < least:
-            return None
     finally:
         solver.deadline = None
     return wins
