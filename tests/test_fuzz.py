@@ -208,7 +208,12 @@ class Fuzzer:
         self._bad = False
         if self.rng.random() < 0.05:  # an option dropped, doubled or mangled
             at = self.rng.randrange(len(case.args))
-            case.args = case.args[:at] + [mutate_text(self.rng, case.args[at])] + case.args[at + 1 :]
+            mangled = mutate_text(self.rng, case.args[at])
+            if at and case.args[at - 1] == "--time-limit" and case.budget is not None:
+                # the budget follows the limit typed: "0.2" mangled to "02" allows 2 s
+                old = _seconds(case.args[at])
+                case.budget = case.budget * _seconds(mangled) / old if old else None
+            case.args = case.args[:at] + [mangled] + case.args[at + 1 :]
             case.bad = False  # a mangled bad value may have turned good
         return case
 
