@@ -181,10 +181,16 @@ def _move_json(advice: MoveAdvice, tour: TourState) -> dict:
             entry["discard"] = [card.ascii() for card in option.cards]
         entry["chance"] = move.chance
         entry["loss"] = move.loss
-        if move.estimate:
+        if move.proven:  # chance is a proven lower bound, above the option's estimate
+            entry["chance_kind"] = "bound"
+        elif move.estimate:
+            entry["chance_kind"] = "estimate"
+        else:
+            entry["chance_kind"] = "exact"
+        if move.estimate and not move.proven:
             entry["chance_ci"] = list(move.interval)
-            if move.versus_best is not None:  # paired: (this - first) on the same deck orders
-                entry["versus_best_ci"] = list(move.versus_best)
+        if move.versus_best is not None:  # paired: (this - first) on the same deck orders
+            entry["versus_best_ci"] = list(move.versus_best)
         options.append(entry)
     data = {
         "kingdom": advice.kingdom,

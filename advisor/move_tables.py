@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from search.game import TourState, wins_debate
-from search.tours import Move, MoveAdvice
+from search.tours import Chance, Move, MoveAdvice
 
 from .notation import (
     card_str,
@@ -25,7 +25,7 @@ from .notation import (
     suit_str,
     suit_text,
 )
-from .tables import BEST_STYLE, estimate_mark, mini_bar, percent_cell, percent_text
+from .tables import BEST_STYLE, chance_text, estimate_mark, mini_bar, percent_cell, percent_text
 
 
 def move_text(move: Move, tour: TourState, ascii: bool = False) -> str:
@@ -135,14 +135,16 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
     for move in advice.moves:
         # only the options level with the first row are styled best (ranked by value)
         style = BEST_STYLE if top is not None and move.chance >= top - 1e-12 else ""
-        if move.estimate:
+        if move.proven:
+            last = "proven"
+        elif move.estimate:
             low, high = move.interval
             last = f"{100 * low:.1f}-{100 * high:.1f}"
         else:
             last = mini_bar(move.chance, 12, ascii)
         cells = [
             Text(move_text(move, tour, ascii), style=style),
-            percent_text(move.chance, move.estimate, ascii),
+            move_chance_text(move, ascii),
             "" if move.loss <= 1e-12 else percent_cell(move.loss),  # negative: less sure, not worse
             last,
         ]
@@ -212,6 +214,13 @@ def _spends(move: Move, moves: Sequence[Move], ascii: bool) -> str:
     return "1 pt: no gain" if gain <= 1e-9 else f"1 pt: {mark}+{100 * gain:.1f}%"
 
 
+def move_chance_text(move: Move, ascii: bool = False) -> str:
+    """An option's chance with the mark of its kind: ``≥`` for a proven lower bound."""
+    if move.proven:
+        return chance_text(Chance(move.chance, bound=True, floor=move.chance), ascii)
+    return percent_text(move.chance, move.estimate, ascii)
+
+
 def _interval_text(interval: tuple[float, float] | None) -> str:
     """A 95% interval in whole percents, rounded outwards (never narrower than it is)."""
     if interval is None:
@@ -239,7 +248,7 @@ def coach_move_view(
     best = Text.assemble(
         ("Advice: ", "bold"), (play_text(first), BEST_STYLE + " bold"),
         f", {_option_gloss(first, moves, advice, tour, ascii)}, chance ",
-        (percent_text(first.chance, first.estimate, ascii), "bold"),
+        (move_chance_text(first, ascii), "bold"),
         f", spends {_spends(first, moves, ascii)}" if first.source is not None else "",
     )
     parts: list = [head, hand, best]
@@ -263,11 +272,11 @@ def coach_move_view(
             "*" if index == 0 else "",
             Text(play_text(move), style=BEST_STYLE if index == 0 else ""),
             _option_gloss(move, moves, advice, tour, ascii),
-            percent_text(move.chance, move.estimate, ascii),
+            move_chance_text(move, ascii),
             "" if loss <= 1e-12 else f"{mark if move.estimate or first.estimate else ''}{100 * loss:.1f}%",
         ]
         if estimated:
-            cells.append(_interval_text(move.interval))
+            cells.append("proven" if move.proven else _interval_text(move.interval))
         if supporters:
             cells.append(_spends(move, moves, ascii))
         table.add_row(*cells)
@@ -282,7 +291,10 @@ def coach_move_view(
         parts.append(
             Text(
                 f"{mark} estimate: the exact search ran out of time (--time-limit), so chances come "
-                "from playouts of a fallback policy (95% CI); best play does at least as well.",
+                "from playouts of a fallback policy (95% CI); best play does at least as well."
+                + (f" {'>=' if ascii else '≥'} proven: the exact chance of the option followed by "
+                   "best play with some Jacks left unused, above its estimate."
+                   if any(m.proven for m in moves[:rows]) else ""),
                 style="yellow",
             )
         )

@@ -186,7 +186,9 @@ def test_commerce_discards_past_the_budget_are_each_estimated(monkeypatch, capsy
             "--jacks-used", "D", "--commerce-discard", "--time-limit", "1"]
     data = _move(monkeypatch, capsys, args)
     assert data["estimate"] is True and len(data["options"]) == 45
-    assert all(o["kind"] == "discard" and "chance_ci" in o for o in data["options"])
+    # each an estimate, or where it is higher, the exact chance of a restriction after it
+    assert all(o["kind"] == "discard" and ("chance_ci" in o or o["chance_kind"] == "bound")
+               for o in data["options"])
 
 
 def test_past_the_time_limit_every_option_is_an_estimate_ranked_with_its_interval(
@@ -207,6 +209,9 @@ def test_past_the_time_limit_every_option_is_an_estimate_ranked_with_its_interva
     assert data["chance"] == chances[0] and data["playouts"] >= 1
     exact_chance = {o["option"]: o["chance"] for o in exact["options"]}
     for option in data["options"]:
+        if option["chance_kind"] == "bound":  # proven: never above best play
+            assert option["chance"] <= exact_chance[option["option"]] + 1e-12
+            continue
         low, high = option["chance_ci"]
         assert low - 1e-12 <= option["chance"] <= high + 1e-12  # Wilson's bounds carry rounding
         assert low <= exact_chance[option["option"]] + 1e-12
@@ -311,3 +316,32 @@ def test_merged_estimates_continue_the_same_deck_orders() -> None:
     assert merged.distribution == pytest.approx((2 / 6, 4 / 6))
     low, high = merged.interval
     assert low < 4 / 6 < high
+
+
+def test_no_option_is_shown_below_what_a_restriction_proves(monkeypatch, capsys):
+    """Issue 16: an estimated option's chance is never below the exact chance of playing it
+    and then best play with ♥♠ alone (a restriction solved for every option): the old ranking
+    showed 'debate now' at ≈0% from two rule playouts where far more is proven. Such a row
+    is marked a bound in --json, and a bound never exceeds best play's chance."""
+    from search.visit import make_solver
+    from search.visit.lookahead import _with, restricted
+    from search.visit.position import make_position, option_of_label, root_state
+
+    hand = "3C 3D 2H 3H 6H AS 7S 8S"
+    args = ["--kingdom", "6", "--rulers", "KC QD KS QS QC KH QH KD", "--hand", hand, "--time-limit", "1"]
+    data = _move(monkeypatch, capsys, args)
+    assert data["estimate"] is True
+    others = [Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.SPADES, Suit.CLUBS, Suit.HEARTS, Suit.DIAMONDS]
+    state = root_state(make_position(CardSet.parse(hand), Suit.HEARTS, 6, pool=others))
+    swaps = _with(state, restricted(state[4], (2, 3)))
+    checked = 0
+    for label, floor in make_solver().option_worths(6, *swaps):
+        option = option_of_label(label)
+        for entry in data["options"]:
+            same = entry["kind"] == option.kind and entry.get("suit") == (option.suit and option.suit.letter)
+            if same and entry.get("new_trump") == (option.new_trump and option.new_trump.letter):
+                assert entry["chance"] >= floor - 1e-9, (entry, floor)
+                checked += 1
+    assert checked >= 3  # debate, Diplomacy and the Politics swaps
+    for entry in data["options"]:
+        assert entry["chance_kind"] in ("bound", "estimate")

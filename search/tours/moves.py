@@ -144,6 +144,7 @@ class Move:
     swap_with: int | None = None  # Politics: the kingdom whose ruler comes here
     interval: tuple[float, float] | None = None  # the 95% interval of an estimated chance
     versus_best: tuple[float, float] | None = None  # estimates: 95% interval of (this - first)
+    proven: bool = False  # chance is a proven lower bound (a restriction's exact chance after it)
 
     @property
     def estimate(self) -> bool:
@@ -191,7 +192,7 @@ def rank_moves(
         solver.deadline = started + time_limit / 2
     try:
         result = solve_exact(solver, position, started)
-        ranked = [(option, chance, None, None) for option, chance in result.options]
+        ranked = [(option, chance, None, None, False) for option, chance in result.options]
         chance, distribution = Chance.of(result), result.distribution
     except BudgetExceeded:
         solver.reset()  # give its memory to the estimates
@@ -204,22 +205,24 @@ def rank_moves(
             spent = time.perf_counter()
             bound, _ = solve_shared_roots(position, RANKING_ROOTS_SHARE * left)
             left = max(0.0, left - (time.perf_counter() - spent))
-        estimated = _estimate_leaders(position, left)
+        estimated = [(option, _floored(r)) for option, r in _estimate_leaders(position, left)]
         best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
-        ranked = [(option, r.chance, r.interval, _versus(r, best)) for option, r in estimated]
-        chance, distribution = replace(Chance.of(best), floor=bound), best.distribution
+        ranked = [(option, r.chance, r.interval, _versus(r, best), r.bound >= r.chance and r.bound > 0)
+                  for option, r in estimated]
+        chance, distribution = replace(Chance.of(best), floor=max(bound, best.bound)), best.distribution
     moves: list[Move] = []
-    for option, value, interval, versus in ranked:
+    for option, value, interval, versus, proven in ranked:
         loss = chance.value - value
+        common = {"interval": interval, "versus_best": versus, "proven": proven}
         if option.kind != "ability":
-            moves.append(Move(option, value, loss, interval=interval, versus_best=versus))
+            moves.append(Move(option, value, loss, **common))
             continue
         source = None if option.suit not in jacks_used else _supporter(tour, option.suit)
         if option.suit is not Suit.SPADES:
-            moves.append(Move(option, value, loss, source=source, interval=interval, versus_best=versus))
+            moves.append(Move(option, value, loss, source=source, **common))
             continue
         for target in _swaps(tour, kingdom, option.new_trump):
-            moves.append(Move(option, value, loss, source, target, interval, versus))
+            moves.append(Move(option, value, loss, source, target, **common))
     return MoveAdvice(
         kingdom=kingdom,
         ruler=tour.rulers[kingdom - 1],
@@ -271,6 +274,15 @@ def _merged(first, second):
     return replace(first, chance=sum(hits) / count, interval=wilson_interval(sum(hits), count),
                    playouts=count, hits=hits, distribution=tuple(spread),
                    seconds=first.seconds + second.seconds)
+
+
+def _floored(result):
+    """An option's estimate never shown below its proven floor (``bound``: the exact chance of
+    the restriction that plays it best): where the floor is at least the estimate, the chance
+    is the floor and its interval runs from it to 1 (all that is proven)."""
+    if result.bound > 0 and result.bound >= result.chance:
+        return replace(result, chance=result.bound, interval=(result.bound, 1.0))
+    return result
 
 
 def _versus(result, best) -> tuple[float, float] | None:

@@ -236,12 +236,18 @@ def estimate_kingdom(
             result = _lookahead_result(position, run, started, solver.state_count())
             return replace(result, clock_cut=run.clock_cut or fixed_work is None)
         budget_end = max(budget_end, time.perf_counter())
+        # No playout fitted: the rule plays instead, and the base's exact chance stays its floor.
+        floor = run.base_value
+    else:
+        floor = 0.0
     wins = _rule_playouts(solver, playout, budget_end)
     if wins:
-        return _timed(estimate_from_wins(position, wins, started, solver.state_count(), RULE))
+        return _timed(replace(estimate_from_wins(position, wins, started, solver.state_count(), RULE),
+                              bound=floor))
     # Nothing fitted: an estimate needs a playout, so one of the cheapest policy (its
     # interval, from one playout, says how little it knows).
-    return _timed(estimate_from_wins(position, [playout(0, PLAIN)], started, solver.state_count(), PLAIN))
+    result = estimate_from_wins(position, [playout(0, PLAIN)], started, solver.state_count(), PLAIN)
+    return _timed(replace(result, bound=floor))
 
 
 def _timed(result: KingdomResult) -> KingdomResult:
@@ -295,9 +301,10 @@ def _lookahead_result(position, run, started: float, states: int) -> KingdomResu
     """The estimate (a KingdomResult) of the lookahead policy's chance: paired with its base
     (the base's exact chance plus the paired difference, :func:`paired_estimate`) where it
     was, else the plain success rate; ``bound`` is the base's exact chance, a proven lower
-    bound on the optimal chance (the base's abilities are a subset of the position's)."""
+    bound on the optimal chance (the base's abilities are a subset of the position's; with a
+    forced first decision, the base plays it too)."""
     result = estimate_from_wins(position, [position.wins + w for w in run.wins], started, states, LOOKAHEAD)
-    if not run.pairs:  # a forced first decision: the base's chance is not this option's
+    if not run.pairs:
         return result
     chance, interval = paired_estimate(run.base_value, run.pairs)
     return replace(result, chance=chance, interval=interval, bound=run.base_value)

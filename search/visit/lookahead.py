@@ -106,6 +106,23 @@ class LookaheadPolicy:
                 best, best_value = suits, value
         return best, best_value
 
+    def option_base(self, state: tuple, need: int, forced: tuple,
+                    waiting: int | None = None) -> tuple[frozenset, float]:
+        """The solved restriction (or ♥♠) best for ``need`` more wins after the ``forced``
+        first decision (an option label, or ``("answer", card)`` while ``waiting``), and its
+        exact chance: a proven lower bound on that decision's chance with every ability."""
+        best, best_value = frozenset(SWAP), -1.0
+        for suits in (frozenset(SWAP), *self.roots):
+            counts = restricted(state[4], suits)
+            if waiting is not None:
+                value = next((self._solver(counts).worth(need - won, *_with(child, counts))
+                              for won, child, answer in _answers(state, waiting) if answer == forced[1]), None)
+            else:
+                value = dict(self._solver(counts).option_worths(need, *_with(state, counts))).get(forced)
+            if value is not None and value > best_value + TIE:
+                best, best_value = suits, value
+        return best, max(best_value, 0.0)
+
     def start(self, state: tuple, need: int, waiting: int | None = None) -> None:
         """Begin a playout from ``state`` (no ability used yet in it), justified by the best
         solved restriction."""
@@ -217,27 +234,30 @@ class LookaheadPolicy:
 
 
 def play_lookahead(policy: LookaheadPolicy, state: tuple, need: int, stream: Stream,
-                   waiting: int | None = None, forced: tuple | None = None) -> int:
+                   waiting: int | None = None, forced: tuple | None = None,
+                   forced_suits: Iterable[int] = SWAP) -> int:
     """Play one visit to its end with ``policy`` from ``state`` (``need`` wins wanted); returns
     the wins made. ``waiting``: a revealed card to answer first; ``forced``: the first decision
     (an option label, or ``("answer", card index)`` while ``waiting``), whatever the policy
-    says (it then justifies what follows by its best restrictions from there)."""
+    says; what follows it is justified by the restriction ``forced_suits``
+    (:meth:`LookaheadPolicy.option_base`), so that the policy does at least as well as that
+    restriction's exact play after the forced decision."""
     game = Playout(state, stream)
     policy.tidy()
     policy.start(state, need, waiting)
     if waiting is not None:
         answer = forced[1] if forced else policy.answer(game, waiting, need)
         if forced:
-            policy.justification = restricted(tuple(game.abil), SWAP)
+            policy.justification = restricted(tuple(game.abil), forced_suits)
         game.answer(waiting, answer)
         forced = None
     while game.hand:
         still = need - game.wins
         if forced is not None:
             label, forced = forced, None
-            # A forced first option: what follows is justified by the quick restriction left
-            # after it (and by the solved ones it stays within, at the next decision).
-            policy.justification = restricted(_spent(tuple(game.abil), label[0]), SWAP)
+            # A forced first option: what follows is justified by the restriction that valued
+            # it best (and by the solved ones it stays within, at the next decision).
+            policy.justification = restricted(_spent(tuple(game.abil), label[0]), forced_suits)
             if label[0] != "debate":
                 policy.used.add("CDHS".index(label[0]))
         else:
@@ -275,18 +295,24 @@ def paired_estimate(exact_base: float, pairs: list[tuple[bool, bool]]) -> tuple[
     return value, (max(0.0, exact_base + low), min(1.0, exact_base + high))
 
 
+def _answers(state: tuple, waiting: int) -> list[tuple[bool, tuple, int]]:
+    """Each legal answer to ``waiting``: (whether it wins, the DECIDE state after it, the card)."""
+    hand, deck, disc, trump, abil, pool = state
+    answers = []
+    for answer in iter_bits(legal_answer_mask(hand, waiting)):
+        won = debate_won(waiting, answer, trump)
+        lost = 0 if won else 1 << answer
+        answers.append((won, (hand & ~(1 << answer), deck, disc | (1 << waiting) | lost, trump, abil, pool),
+                        answer))
+    return answers
+
+
 def _children(state: tuple, waiting: int | None) -> list[tuple[bool, tuple]]:
     """The DECIDE states to value ``state`` by: itself, or with ``waiting`` revealed, the state
     after each legal answer (with whether it won)."""
     if waiting is None:
         return [(False, state)]
-    hand, deck, disc, trump, abil, pool = state
-    children = []
-    for answer in iter_bits(legal_answer_mask(hand, waiting)):
-        won = debate_won(waiting, answer, trump)
-        lost = 0 if won else 1 << answer
-        children.append((won, (hand & ~(1 << answer), deck, disc | (1 << waiting) | lost, trump, abil, pool)))
-    return children
+    return [(won, child) for won, child, _ in _answers(state, waiting)]
 
 
 ROOT_RESTRICTIONS = ((DIAMONDS, HEARTS, SPADES), (CLUBS,), (DIAMONDS,), (CLUBS, DIAMONDS, HEARTS, SPADES))
@@ -363,8 +389,9 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
                        batch: int = 10, roots_work: int | None = None,
                        playouts: int | None = None, first: int = 0) -> LookaheadRun:
     """Seeded playouts of the lookahead policy from ``state`` until ``budget_end`` (its
-    restrictions solved before ``roots_end``), in whole batches; without ``forced``, each beside
-    its base (exact play of the best solved restriction) on the same deck order. Playout i uses
+    restrictions solved before ``roots_end``), in whole batches, each beside its base on the
+    same deck order: exact play of the best solved restriction (:meth:`LookaheadPolicy.base`),
+    or with ``forced``, of the one best after the forced decision (:meth:`~LookaheadPolicy.option_base`). Playout i uses
     ``Stream(seed, "playout", i)`` (i from ``first``), so options forced on the same seed compare
     on the same cards, and a second run from ``first`` = the first run's count continues it.
 
@@ -374,7 +401,13 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
     cuts: list = []
     roots = solve_roots(solver, state, waiting, roots_end, work=roots_work, cuts=cuts)
     policy = LookaheadPolicy(solver, roots, seed=seed)
-    suits, base_value = policy.base(state, need, waiting)
+    try:
+        if forced is None:
+            suits, base_value = policy.base(state, need, waiting)
+        else:
+            suits, base_value = policy.option_base(state, need, forced, waiting)
+    except BudgetExceeded:  # no room left to value the bases (the memory cap): no base
+        return LookaheadRun([], [], 0.0, roots, True)
     base = LookaheadPolicy(solver, [suits], seed=seed, scratch=policy.scratch, fixed=True)
     wins: list[int] = []
     pairs: list[tuple[bool, bool]] = []
@@ -385,11 +418,10 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
         while len(wins) < wanted and time.perf_counter() < budget_end:
             made, paired = [], []
             for i in range(first + len(wins), first + len(wins) + int(min(batch, wanted - len(wins)))):
-                won = play_lookahead(policy, state, need, Stream(seed, "playout", i), waiting, forced)
+                won = play_lookahead(policy, state, need, Stream(seed, "playout", i), waiting, forced, suits)
                 made.append(won)
-                if forced is None:
-                    hit = play_lookahead(base, state, need, Stream(seed, "playout", i), waiting)
-                    paired.append((won == need, hit == need))
+                hit = play_lookahead(base, state, need, Stream(seed, "playout", i), waiting, forced, suits)
+                paired.append((won == need, hit == need))
             wins.extend(made)
             pairs.extend(paired)
     except BudgetExceeded as error:  # the batch cut off is dropped whole
