@@ -411,11 +411,18 @@ def solve_shared_roots(position: Position, seconds: float, work: int | None = No
     waiting = position.waiting.index if position.waiting is not None else None
     solver = _shared_solver()
     cuts: list = []
-    roots = solve_roots(solver, state, waiting, time.perf_counter() + seconds, work=work, cuts=cuts)
+    deadline = time.perf_counter() + seconds
+    roots = solve_roots(solver, state, waiting, deadline, work=work, cuts=cuts)
+    policy = LookaheadPolicy(solver, roots)
+    for one in (solver, policy.scratch):  # ♥♠ on a big hand is not instant: within the time too
+        one.deadline = deadline
     try:
-        return float(LookaheadPolicy(solver, roots).base(state, position.need, waiting)[1]), bool(cuts)
+        return float(policy.base(state, position.need, waiting)[1]), bool(cuts)
     except BudgetExceeded:
         return 0.0, True
+    finally:
+        for one in (solver, policy.scratch):
+            one.deadline = None
 
 
 _SHARED: list[KingdomSolver] = []

@@ -401,18 +401,20 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
     cuts: list = []
     roots = solve_roots(solver, state, waiting, roots_end, work=roots_work, cuts=cuts)
     policy = LookaheadPolicy(solver, roots, seed=seed)
+    for one in (solver, policy.scratch):
+        one.deadline = budget_end
     try:
         if forced is None:
             suits, base_value = policy.base(state, need, waiting)
         else:
             suits, base_value = policy.option_base(state, need, forced, waiting)
-    except BudgetExceeded:  # no room left to value the bases (the memory cap): no base
+    except BudgetExceeded:  # no time or room left to value the bases: no base, no playout
+        for one in (solver, policy.scratch):
+            one.deadline = None
         return LookaheadRun([], [], 0.0, roots, True)
     base = LookaheadPolicy(solver, [suits], seed=seed, scratch=policy.scratch, fixed=True)
     wins: list[int] = []
     pairs: list[tuple[bool, bool]] = []
-    for one in (solver, policy.scratch):
-        one.deadline = budget_end
     wanted = float("inf") if playouts is None else playouts
     try:
         while len(wins) < wanted and time.perf_counter() < budget_end:
