@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from search.firstedition import VisitSearch, advise_first_edition, net_losses, rank_first_edition
 from search.game import Answer, Debate, Discard, Suit, UseAbility, VisitState, legal_actions
-from search.tours import advise_visit, free_first, rank_moves, score_best_action
+from search.tours import advise_visit, free_first, rank_moves, score_best_action, visit_stake
 from search.visit import position_from_visit, warm_up
 
 from . import advice_tables, firstedition_views, move_tables, tables
@@ -48,6 +48,7 @@ class Adviser:
         self._advised: dict[str, Advised] = {}  # advice by position: computed once, kept
         self._visit_search = None  # first edition: (visit, kingdom) and its shared solvers
         self._warm = False
+        self._stakes: dict = {}  # the current visit's stake (see _stake)
 
     def advise(self, session: Session, label: str | None, compute: Callable[[], Advised]) -> Advised:
         """The advice for the position ``session`` stands at: computed the first time, with
@@ -150,6 +151,7 @@ class Adviser:
                 )
         view = move_tables.coach_move_view(advice, moves, tour, self.ascii, note)
         best = moves[0]
+        stake = self._stake(tour, visit)
 
         def record(action) -> dict:
             played = next((m for m in moves if _action_of(m, visit) == action), None)
@@ -163,9 +165,21 @@ class Adviser:
                 "played_interval": None if played is None or played.interval is None
                 else list(played.interval),
                 "by_score": note is not None,
+                # for the review in final-score terms: a win's worth over a loss, and who pays
+                "stake": stake,
+                "spends": best.source is not None,
+                "played_spends": played is not None and played.source is not None,
             }
 
         return Advised(view, move_tables.play_text(best), record)
+
+    def _stake(self, tour, visit: VisitState) -> float:
+        """What winning this visit adds to the expected final score (:func:`visit_stake`),
+        once a visit."""
+        key = (visit.position, tour.score, tour.unvisited)
+        if self._stakes.get("key") != key:
+            self._stakes = {"key": key, "stake": visit_stake(tour, visit.position)}
+        return self._stakes["stake"]
 
     def first_edition_advice(self, state) -> Advised:
         """A decision advised by expected reputation spent (R5-R7)."""

@@ -11,6 +11,7 @@ from search.game import TourConfig
 from .options import (
     AsciiOption,
     Interrupted,
+    JsonOption,
     PublishedOption,
     ShortOption,
     VariantOption,
@@ -19,6 +20,7 @@ from .options import (
     check_seed,
     check_variant,
     new_console,
+    print_json,
 )
 
 
@@ -102,9 +104,14 @@ def _interrupted(session: str) -> Interrupted:
 def review(
     session: Annotated[str, typer.Argument(help="A coach session file.")],
     ascii: AsciiOption = False,
+    as_json: JsonOption = False,
 ) -> None:
-    """Review a coached tour: each decision, the advice, what was played and what it cost."""
-    from .review import review_view
+    """Review a coached tour: each decision, the advice, what was played and what it cost in
+    expected final score, and a summary."""
+    from .review import review_json, review_view
     from .session import load
 
+    if as_json:
+        print_json(review_json(load(session)))
+        return
     new_console().print(review_view(load(session), ascii))

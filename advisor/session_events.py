@@ -17,7 +17,9 @@ Carlo estimate; a kingdom's ``estimated`` positions, and ``bounded`` those whose
 proven lower bound; its ``tour_values`` by position, the tour value each kingdom leads to,
 and their ``objective``, ``score`` or ``perfect``), ``interval`` and ``played_interval``
 (their 95% intervals), ``by_score`` (the first option is the best for the final score, not
-the likeliest); first edition: ``cost`` or ``costs`` in expected reputation. An event without
+the likeliest), ``stake`` (what winning the visit adds to the expected final score),
+``spends`` and ``played_spends`` (the advice, or the play, spends a supporter); first
+edition: ``cost`` or ``costs`` in expected reputation. An event without
 advice was played with ``--no-advice``.
 
 Every message of :class:`SessionError` is one line and quotes what it refuses, cut short.
@@ -168,7 +170,7 @@ def _check_advice(advice: Any) -> None:
     default = advice.get("default")
     if default is not None and (isinstance(default, bool) or not isinstance(default, int | str)):
         raise SessionError(f"advice 'default' must be a kingdom or a play, got {brief(default)}")
-    for key in ("estimate", "by_score"):
+    for key in ("estimate", "by_score", "spends", "played_spends"):
         if advice.get(key) is not None and not isinstance(advice[key], bool):
             raise SessionError(f"advice {key!r} must be true or false, got {brief(advice[key])}")
     for key in ("interval", "played_interval"):
@@ -181,7 +183,7 @@ def _check_advice(advice: Any) -> None:
         listed = advice.get(key)
         if listed is not None and not (isinstance(listed, list) and all(isinstance(v, str) for v in listed)):
             raise SessionError(f"advice {key!r} must list kingdoms like '3', got {brief(listed)}")
-    for key in ("played", "chance", "cost"):
+    for key in ("played", "chance", "cost", "stake"):
         if advice.get(key) is not None and not _number(advice[key]):
             raise SessionError(f"advice {key!r} must be a number or null, got {brief(advice[key])}")
     objective = advice.get("objective")

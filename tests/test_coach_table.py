@@ -507,3 +507,37 @@ def test_a_kingdom_choice_is_priced_by_the_tour_value_it_gives_up() -> None:
     for bad in ({**advice, "tour_values": {"1": "high"}}, {**advice, "objective": "most"}):
         with pytest.raises(SessionError):
             start.append({"type": "kingdom", "position": 2, "advice": bad})
+
+
+def test_the_review_grades_each_decision_in_expected_final_score() -> None:
+    """Issue 17: a play's cost is the visit's chance it gives up times what winning the visit
+    is worth (its saved stake), plus a point for a supporter spent beyond the advice; the
+    kingdom choice costs its tour value; following the advice costs nothing; the summary and
+    review --json give the mean loss a decision and the share that followed the advice."""
+    from advisor.review import review_json
+    from advisor.session import Session
+
+    session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
+    session = session.append({"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
+    session = session.append({"type": "kingdom", "position": 2, "advice": {
+        "best": 1, "default": 1, "chances": {"1": 0.5, "2": 0.9}, "estimated": [], "bounded": [],
+        "tour_values": {"1": 4.5, "2": 4.25}, "objective": "score", "played": 0.9}})
+    followed = {"best": "debate", "default": "debate", "chance": 0.8, "played": 0.8, "stake": 5.0}
+    session = session.append({"type": "action", "action": {"kind": "debate"}, "advice": followed})
+    session = session.append({"type": "card", "card": "AS"})
+    deviation = {"best": "7S", "default": "7S", "chance": 0.8, "played": 0.7, "stake": 5.0}
+    session = session.append({"type": "action", "action": {"kind": "answer", "card": "4S"},
+                              "advice": deviation})
+    text = _reviewed(session)
+    assert "0.25 pts" in text and "0.50 pts (10.0%)" in text
+    data = review_json(session)
+    costs = [(d["kind"], d["cost"], d["matched"]) for d in data["decisions"]]
+    assert costs == [("kingdom", pytest.approx(0.25), False), ("play", 0.0, True),
+                     ("answer", pytest.approx(0.5), False)]
+    assert data["summary"]["mean_loss"] == pytest.approx(0.25)  # (0.25 + 0 + 0.5) / 3
+    assert data["summary"]["matched_share"] == pytest.approx(1 / 3)
+    assert [c["kind"] for c in data["summary"]["costliest"]] == ["answer", "kingdom"]
+    spent = {**deviation, "played": 0.8, "played_spends": True}
+    session = session.undo().append({"type": "action", "action": {"kind": "answer", "card": "4S"},
+                                     "advice": spent})
+    assert review_json(session)["decisions"][2]["cost"] == pytest.approx(1.0)  # its point

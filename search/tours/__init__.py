@@ -17,7 +17,7 @@ from .moves import (
 )
 from .registry import FIRST_EDITION_POLICIES, POLICIES, make_policy
 from .simulate import SimulationResult
-from .supporters import free_first, score_best_action
+from .supporters import free_first, score_best_action, visit_stake
 
 _LAZY = {"DealAnalysis": "hindsight", "analyse_deal": "hindsight"}
 """Names loaded on first use: hindsight loads CP-SAT, which no one-shot question needs."""
@@ -52,5 +52,6 @@ __all__ = [
     "SimulationResult",
     "visit_abilities",
     "visit_position",
+    "visit_stake",
     "VisitAdvice",
 ]

@@ -96,12 +96,19 @@ def score_best_action(tour, visit: VisitState, planner=None) -> Action | None:
     spent), or None when that search does not apply or runs over its budget."""
     if not visit.supporters or len(visit.hand) > HAND_LIMIT or tour.config.first_edition:
         return None
+    stake = visit_stake(tour, visit.position, planner)
+    payoffs = payoffs_for(tour.score + stake, float(tour.score), visit)
+    return payoff_action(BudgetedPayoffSolver(payoffs), visit)
+
+
+def visit_stake(tour, position: int, planner=None) -> float:
+    """What winning the visit to kingdom ``position`` is worth in expected final score over
+    losing it (a lost visit ends the tour, §5): its points and the tour value of the kingdoms
+    left after it. A play's cost in final score is this times the chance it gives up."""
     planner = planner or TourPlanner()
     kingdoms = planner.kingdoms_of(tour)
-    index = tour.unvisited.index(visit.position)
-    rest = planner.value(kingdoms[:index] + kingdoms[index + 1:]).value
-    payoffs = payoffs_for(tour.score + WIN_POINTS + rest, float(tour.score), visit)
-    return payoff_action(BudgetedPayoffSolver(payoffs), visit)
+    index = tour.unvisited.index(position)
+    return WIN_POINTS + planner.value(kingdoms[:index] + kingdoms[index + 1:]).value
 
 
 LEVEL = 1e-9
