@@ -42,10 +42,13 @@ from ..visit import (
     make_position,
     make_solver,
     option_of_label,
+    remember_roots,
     root_options,
     root_state,
+    scratch_of,
     solve_exact,
     solve_roots,
+    swap_state,
     warm_up,
 )
 from .planning import TourPlanner, TourValue
@@ -413,11 +416,15 @@ def solve_shared_roots(position: Position, seconds: float, work: int | None = No
     cuts: list = []
     deadline = time.perf_counter() + seconds
     roots = solve_roots(solver, state, waiting, deadline, work=work, cuts=cuts)
-    policy = LookaheadPolicy(solver, roots)
+    remember_roots(solver, state, waiting, roots)  # the estimates forked next do not retry them
+    policy = LookaheadPolicy(solver, roots, scratch=scratch_of(solver))
     for one in (solver, policy.scratch):  # ♥♠ on a big hand is not instant: within the time too
         one.deadline = deadline
     try:
-        return float(policy.base(state, position.need, waiting)[1]), bool(cuts)
+        bound = float(policy.base(state, position.need, waiting)[1])
+        if waiting is None:  # ♥♠ after each option, for the estimates to inherit
+            policy.scratch.option_worths(position.need, *swap_state(state))
+        return bound, bool(cuts)
     except BudgetExceeded:
         return 0.0, True
     finally:

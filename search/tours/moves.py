@@ -36,6 +36,14 @@ from .advice import (
     solve_shared_roots,
 )
 
+EXACT_SHARE = 0.5
+"""The share of a ranking's time the exact search of every ability may take."""
+HOPELESS_EXACT_SHARE = 0.15
+"""That share where Military and Commerce are both left and at least :data:`HOPELESS_HAND`
+cards are in hand: such searches almost never finish in seconds (bench_kingdom: every Jack on
+a fresh hand, 0 of 20 within 60 s), so the time goes to the restrictions and the estimates."""
+HOPELESS_HAND = 6
+
 RANKING_ROOTS_SHARE = 0.4
 """The share of an estimated ranking's time spent solving the lookahead policy's restrictions
 once, before the options are estimated from them (:func:`solve_shared_roots`)."""
@@ -179,17 +187,20 @@ def rank_moves(
     An ability is lent by its Jack while the Jack is unused, else by a supporter: within the
     visit they are alike, but a used supporter no longer scores (§5). Politics is listed once
     per kingdom it can swap with; kingdoms whose rulers share a suit give the same chance.
-    The exact search gets half of ``time_limit`` (and the memory cap); past either, every
-    option, Commerce's discards too, is estimated in the other half (:func:`estimate_options`), ranked by
-    its estimate (:func:`_rank_key`); the first one's estimate stands for the position's
-    chance.
+    The exact search gets :data:`EXACT_SHARE` of ``time_limit`` (:data:`HOPELESS_EXACT_SHARE`
+    with both drawing abilities on a big hand) and the memory cap; past either, the lookahead
+    policy's restrictions are solved once and every option, Commerce's discards too, is
+    estimated in the rest (:func:`estimate_options`), ranked by its estimate or its proven
+    floor (:func:`_rank_key`); the first one's stands for the position's chance.
     """
     _check_kingdom(tour, kingdom)
     started = time.perf_counter()
     solver = make_solver()
     if time_limit is not None:
         time_limit *= 1 - MARGIN  # the rest: the pool's start and end, ranking, rendering
-        solver.deadline = started + time_limit / 2
+        counts = position.abilities.counts
+        hopeless = counts[Suit.CLUBS] and counts[Suit.DIAMONDS] and len(position.hand) >= HOPELESS_HAND
+        solver.deadline = started + time_limit * (HOPELESS_EXACT_SHARE if hopeless else EXACT_SHARE)
     try:
         result = solve_exact(solver, position, started)
         ranked = [(option, chance, None, None, False) for option, chance in result.options]

@@ -13,7 +13,15 @@ from .estimate import (
     estimate_kingdom,
     planning_state,
 )
-from .lookahead import LookaheadPolicy, paired_difference, paired_estimate, solve_roots
+from .lookahead import (
+    LookaheadPolicy,
+    paired_difference,
+    paired_estimate,
+    remember_roots,
+    scratch_of,
+    solve_roots,
+    swap_state,
+)
 from .payoffs import Payoffs, PayoffSolver
 from .playout import Playout
 from .position import (
@@ -63,11 +71,14 @@ __all__ = [
     "Position",
     "position_from_visit",
     "root_options",
+    "remember_roots",
     "root_state",
+    "scratch_of",
     "signature",
     "solve_exact",
     "solve_kingdom",
     "solve_roots",
+    "swap_state",
     "TimeLimitExceeded",
     "warm_up",
 ]

@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Sequence
+from weakref import WeakKeyDictionary
 
 from ..game import (
     Stream,
@@ -68,6 +69,12 @@ def _with(state: tuple, abil: tuple) -> tuple:
     """``state`` with ability counts ``abil`` (the pool dropped once Politics is not left)."""
     hand, deck, disc, trump, _, pool = state
     return (hand, deck, disc, trump, abil, pool if abil[SPADES] else ())
+
+
+def swap_state(state: tuple) -> tuple:
+    """``state`` with only Diplomacy and Politics left: the quick restriction every decision
+    is also valued by."""
+    return _with(state, restricted(state[4], SWAP))
 
 
 def _spent(abil: tuple, kind: str) -> tuple:
@@ -374,6 +381,27 @@ def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadli
     return solved
 
 
+_SCRATCHES: WeakKeyDictionary = WeakKeyDictionary()
+_KNOWN_ROOTS: WeakKeyDictionary = WeakKeyDictionary()  # solver -> {(state, waiting): roots}
+
+
+def remember_roots(solver: KingdomSolver, state: tuple, waiting: int | None, roots: list) -> None:
+    """Note that ``roots`` are the restrictions of ``state`` solved on ``solver`` (by a caller
+    that gave them more time than its runs will have): runs from ``state`` on ``solver``, or on
+    a process forked from it, take them as they are rather than try the others again."""
+    _KNOWN_ROOTS.setdefault(solver, {})[state, waiting] = list(roots)
+
+
+def scratch_of(solver: KingdomSolver) -> KingdomSolver:
+    """The scratch solver (♥♠ and other quick restrictions) kept beside ``solver``: the runs
+    that share a solver (the options of one ranking, the cells of one table) share its
+    scratch memo too, rather than each solving ♥♠ afresh."""
+    scratch = _SCRATCHES.get(solver)
+    if scratch is None:
+        scratch = _SCRATCHES[solver] = type(solver)()
+    return scratch
+
+
 class LookaheadRun:
     """What :func:`lookahead_playouts` played: each playout's wins, (policy hit, base hit)
     pairs where a base was played beside it, and the base's exact chance."""
@@ -386,10 +414,12 @@ class LookaheadRun:
 
 def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int, budget_end: float,
                        roots_end: float, waiting: int | None = None, forced: tuple | None = None,
-                       batch: int = 10, roots_work: int | None = None,
+                       batch: int = 8, roots_work: int | None = None,
                        playouts: int | None = None, first: int = 0) -> LookaheadRun:
     """Seeded playouts of the lookahead policy from ``state`` until ``budget_end`` (its
-    restrictions solved before ``roots_end``), in whole batches, each beside its base on the
+    restrictions solved before ``roots_end``), in whole batches of 1, 1, 2, 4, ... up to
+    ``batch`` playouts (fixed by index, so that which playouts are kept does not depend on
+    their cards, and a run cut short keeps most of what it played), each beside its base on the
     same deck order: exact play of the best solved restriction (:meth:`LookaheadPolicy.base`),
     or with ``forced``, of the one best after the forced decision (:meth:`~LookaheadPolicy.option_base`). Playout i uses
     ``Stream(seed, "playout", i)`` (i from ``first``), so options forced on the same seed compare
@@ -399,8 +429,10 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
     restriction, a number of playouts) and the times are only backstops, so that the result
     repeats on any machine fast enough; the run says where the clock ended it instead."""
     cuts: list = []
-    roots = solve_roots(solver, state, waiting, roots_end, work=roots_work, cuts=cuts)
-    policy = LookaheadPolicy(solver, roots, seed=seed)
+    roots = _KNOWN_ROOTS.get(solver, {}).get((state, waiting))
+    if roots is None:
+        roots = solve_roots(solver, state, waiting, roots_end, work=roots_work, cuts=cuts)
+    policy = LookaheadPolicy(solver, roots, seed=seed, scratch=scratch_of(solver))
     for one in (solver, policy.scratch):
         one.deadline = budget_end
     try:
@@ -419,7 +451,8 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
     try:
         while len(wins) < wanted and time.perf_counter() < budget_end:
             made, paired = [], []
-            for i in range(first + len(wins), first + len(wins) + int(min(batch, wanted - len(wins)))):
+            size = min(batch, max(1, len(wins)), wanted - len(wins))  # 1, 1, 2, 4, ... batch
+            for i in range(first + len(wins), first + len(wins) + int(size)):
                 won = play_lookahead(policy, state, need, Stream(seed, "playout", i), waiting, forced, suits)
                 made.append(won)
                 hit = play_lookahead(base, state, need, Stream(seed, "playout", i), waiting, forced, suits)
