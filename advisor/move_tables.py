@@ -291,7 +291,8 @@ def coach_move_view(
         parts.append(
             Text(
                 f"{mark} estimate: the exact search ran out of time (--time-limit), so chances come "
-                "from playouts of a fallback policy (95% CI); best play does at least as well."
+                "from playouts of the lookahead policy after each option (95% CI); best play "
+                "does at least as well."
                 + (f" {'>=' if ascii else '≥'} proven: the exact chance of the option followed by "
                    "best play with some Jacks left unused, above its estimate."
                    if any(m.proven for m in moves[:rows]) else ""),
