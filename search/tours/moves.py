@@ -218,8 +218,7 @@ def rank_moves(
             left = max(0.0, left - (time.perf_counter() - spent))
         estimated = [(option, _floored(r)) for option, r in _estimate_leaders(position, left)]
         best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
-        ranked = [(option, r.chance, r.interval, _versus(r, best), r.bound >= r.chance and r.bound > 0)
-                  for option, r in estimated]
+        ranked = [(option, r.chance, r.interval, _versus(r, best), _proven(r)) for option, r in estimated]
         chance, distribution = replace(Chance.of(best), floor=max(bound, best.bound)), best.distribution
     moves: list[Move] = []
     for option, value, interval, versus, proven in ranked:
@@ -287,6 +286,11 @@ def _merged(first, second):
                    seconds=first.seconds + second.seconds)
 
 
+def _proven(result) -> bool:
+    """Whether an estimate shows its proven floor (see :func:`_floored`)."""
+    return result.bound > 0 and result.bound >= result.chance
+
+
 def _floored(result):
     """An option's estimate never shown below its proven floor (``bound``: the exact chance of
     the restriction that plays it best): where the floor is at least the estimate, the chance
@@ -298,10 +302,12 @@ def _floored(result):
 
 def _versus(result, best) -> tuple[float, float] | None:
     """The 95% interval of (this option's chance - the best's), from playouts on the same
-    deck orders; None where either has no playouts (e.g. an exact discard that ends the visit)."""
+    deck orders; None where either has no playouts (e.g. an exact discard that ends the visit)
+    or where either shows its proven floor rather than its playouts' rate (the playouts then
+    do not compare the chances shown)."""
     if result is best:
         return (0.0, 0.0)
-    if not result.hits or not best.hits:
+    if not result.hits or not best.hits or _proven(result) or _proven(best):
         return None
     return paired_difference(result.hits, best.hits)[1]
 
