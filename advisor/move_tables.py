@@ -119,7 +119,8 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
                 "is that policy's success rate after the option, and 'vs best' the 95% interval "
                 "of its difference from the first option on the same deck orders (points; an "
                 "interval holding 0 does not tell them apart). "
-                "Raise --time-limit for exact answers.",
+                "The time, not a fixed amount of work, set the number of playouts, so a re-run "
+                "may differ slightly. Raise --time-limit for exact answers.",
                 style="yellow",
             )
         )
@@ -291,8 +292,9 @@ def coach_move_view(
         parts.append(
             Text(
                 f"{mark} estimate: the exact search ran out of time (--time-limit), so chances come "
-                "from playouts of the lookahead policy after each option (95% CI); best play "
-                "does at least as well."
+                "from playouts of the lookahead policy after each option (95% CI; as many as "
+                "the time allowed, so a re-run may differ slightly); best play does at least as "
+                "well."
                 + (f" {'>=' if ascii else '≥'} proven: the exact chance of the option followed by "
                    "best play with some Jacks left unused, above its estimate."
                    if any(m.proven for m in moves[:rows]) else ""),
