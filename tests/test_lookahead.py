@@ -15,6 +15,7 @@ from search.visit.lookahead import (
     play_lookahead,
     restricted,
 )
+from search.visit.lookahead import _with as with_counts  # the state with other ability counts
 
 # Mid-visit: 4 cards in hand, 14 in the deck, the rest won or gone; trump ♥, every Jack,
 # Politics may bring ♣, ♦ or ♠. Small enough for the exact search with every Jack (about 1 s).
@@ -121,3 +122,28 @@ def test_the_advisors_lookahead_tours_repeat_for_a_seed() -> None:
     first = run_batch(["advisor"], 1, 5, TourConfig(short=True))
     again = run_batch(["advisor"], 1, 5, TourConfig(short=True))
     assert first == again
+
+
+@pytest.mark.parametrize("forced", [("debate",), ("H",), ("C",)])
+def test_a_forced_first_decision_is_floored_by_the_restriction_that_plays_it_best(forced) -> None:
+    """Issue 16 (move's options): with a forced first decision the base is the solved
+    restriction (or ♥♠) whose exact value of that decision is highest; the policy's paired
+    estimate after it never falls significantly below that floor, nor above the exact value
+    of the decision with every Jack."""
+    need = 5
+    solver = make_solver()
+    for suits in ((1, 2, 3), (0,)):
+        solver.decide(*STATE[:4], restricted(STATE[4], suits), STATE[5])
+    policy = LookaheadPolicy(solver, [(1, 2, 3), (0,)], seed=3)
+    suits, floor = policy.option_base(STATE, need, forced)
+    counts = restricted(STATE[4], suits)
+    exact_option = dict(make_solver().option_worths(need, *STATE))[forced]
+    assert floor == pytest.approx(
+        dict(solver.option_worths(need, *with_counts(STATE, counts))).get(forced), abs=1e-12)
+    assert forced[0] == "debate" or "CDHS".index(forced[0]) in suits  # it holds the ability
+    assert floor <= exact_option + 1e-12
+    now = time.perf_counter()
+    run = lookahead_playouts(solver, STATE, need, 5, now + 30, now, forced=forced, playouts=150)
+    assert run.base_value == pytest.approx(floor, abs=1e-12) and len(run.pairs) == 150
+    value, (low, high) = paired_estimate(run.base_value, run.pairs)
+    assert high >= floor and low <= exact_option + 1e-12
