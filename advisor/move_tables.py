@@ -153,7 +153,8 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
             cells.append(versus_text(move))
         table.add_row(*cells)
     parts.append(table)
-    parts.append(_wins_table(advice.distribution, ascii))
+    if advice.distribution:  # none where the first option shows a proven bound
+        parts.append(_wins_table(advice.distribution, ascii))
     parts.append(Text(f"{advice.seconds:.2f} s", style="dim"))
     return Group(*parts)
 
@@ -305,5 +306,7 @@ def coach_move_view(
         f"{wins}: {percent_text(p, advice.chance.estimate, ascii)}"
         for wins, p in enumerate(advice.distribution) if p >= 0.005
     )
+    if not spread:
+        spread = "not estimated (the first option's chance is a proven bound)"
     parts.append(Text(f"Wins at the end with best play: {spread} ({advice.seconds:.2f} s)", style="dim"))
     return Group(*parts)

@@ -220,6 +220,8 @@ def rank_moves(
         best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
         ranked = [(option, r.chance, r.interval, _versus(r, best), _proven(r)) for option, r in estimated]
         chance, distribution = replace(Chance.of(best), floor=max(bound, best.bound)), best.distribution
+        if _proven(best):  # its playouts' wins do not describe the bound it shows
+            distribution = ()
     moves: list[Move] = []
     for option, value, interval, versus, proven in ranked:
         loss = chance.value - value

@@ -1,0 +1,62 @@
+"""Follow a seeded coached tour to its end, taking the advice at every prompt (issue 15's bound
+on the coach): run ``emissary coach --seed S --time-limit T`` as a real process with Enter at
+every prompt, then print its exit code, its wall time, the step times the coach reports
+against ``T`` + 10%, and the peak resident memory of the coach or any of its workers.
+
+    python examples/coach_follow.py --seed 11 --time-limit 2
+
+The coach's transcript is written beside the session file (``--out``, default a temporary
+folder), so the steps can be read back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENTERS = 2000
+"""Enter presses sent: more than any tour has prompts."""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--time-limit", type=float, default=2.0)
+    parser.add_argument("--short", action="store_true", help="a short tour")
+    parser.add_argument("--out", type=Path, default=None, help="folder for the session and transcript")
+    args = parser.parse_args()
+    folder = args.out or Path(tempfile.mkdtemp(prefix="coach-follow-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    session = folder / f"seed{args.seed}.json"
+    session.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "advisor", "coach", "--seed", str(args.seed), "--session",
+               str(session), "--time-limit", str(args.time_limit), "--ascii"]
+    if args.short:
+        command.append("--short")
+    started = time.perf_counter()
+    run = subprocess.run(command, input="\n" * ENTERS, capture_output=True, text=True, cwd=ROOT)
+    wall = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # kB on Linux
+    transcript = folder / f"seed{args.seed}.txt"
+    transcript.write_text(run.stdout + "\n--- stderr\n" + run.stderr)
+    steps = [float(x) for x in re.findall(r"\((\d+\.\d+) s\)", run.stdout)]  # move steps
+    tables = [float(x) for x in re.findall(r"estimates?, (\d+\.\d+) s", run.stdout)]  # kingdoms
+    allowed = 1.1 * args.time_limit
+    over = sum(s > allowed for s in steps + tables)
+    print(f"exit {run.returncode}; wall {wall:.1f} s; peak RSS {peak:,} kB")
+    print(f"move steps: {len(steps)}, max {max(steps, default=0):.2f} s; kingdom tables: "
+          f"{len(tables)}, max {max(tables, default=0):.2f} s; over {allowed:.2f} s: {over}")
+    final = re.findall(r"Review: [^\n]*", run.stdout)
+    print(final[-1] if final else "no review printed")
+    print(f"transcript: {transcript}")
+
+
+if __name__ == "__main__":
+    main()
