@@ -48,7 +48,7 @@ class Adviser:
         self._advised: dict[str, Advised] = {}  # advice by position: computed once, kept
         self._visit_search = None  # first edition: (visit, kingdom) and its shared solvers
         self._warm = False
-        self._stakes: dict = {}  # the current visit's stake (see _stake)
+        self._stake_at: tuple = (None, 0.0)  # (visit key, its stake): see _stake
 
     def advise(self, session: Session, label: str | None, compute: Callable[[], Advised]) -> Advised:
         """The advice for the position ``session`` stands at: computed the first time, with
@@ -177,9 +177,9 @@ class Adviser:
         """What winning this visit adds to the expected final score (:func:`visit_stake`),
         once a visit."""
         key = (visit.position, tour.score, tour.unvisited)
-        if self._stakes.get("key") != key:
-            self._stakes = {"key": key, "stake": visit_stake(tour, visit.position)}
-        return self._stakes["stake"]
+        if self._stake_at[0] != key:
+            self._stake_at = (key, visit_stake(tour, visit.position))
+        return self._stake_at[1]
 
     def first_edition_advice(self, state) -> Advised:
         """A decision advised by expected reputation spent (R5-R7)."""

@@ -218,7 +218,8 @@ def rank_moves(
             left = max(0.0, left - (time.perf_counter() - spent))
         estimated = [(option, _floored(r)) for option, r in _estimate_leaders(position, left)]
         best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
-        ranked = [(option, r.chance, r.interval, _versus(r, best), _proven(r)) for option, r in estimated]
+        ranked = [(option, r.chance, r.interval, _shown_versus(r, best), _proven(r))
+                  for option, r in estimated]
         chance, distribution = replace(Chance.of(best), floor=max(bound, best.bound)), best.distribution
         if _proven(best):  # its playouts' wins do not describe the bound it shows
             distribution = ()
@@ -297,21 +298,27 @@ def _floored(result):
     """An option's estimate never shown below its proven floor (``bound``: the exact chance of
     the restriction that plays it best): where the floor is at least the estimate, the chance
     is the floor and its interval runs from it to 1 (all that is proven)."""
-    if result.bound > 0 and result.bound >= result.chance:
+    if _proven(result):
         return replace(result, chance=result.bound, interval=(result.bound, 1.0))
     return result
 
 
 def _versus(result, best) -> tuple[float, float] | None:
     """The 95% interval of (this option's chance - the best's), from playouts on the same
-    deck orders; None where either has no playouts (e.g. an exact discard that ends the visit)
-    or where either shows its proven floor rather than its playouts' rate (the playouts then
-    do not compare the chances shown)."""
+    deck orders; None where either has no playouts (e.g. an exact discard that ends the visit)."""
     if result is best:
         return (0.0, 0.0)
-    if not result.hits or not best.hits or _proven(result) or _proven(best):
+    if not result.hits or not best.hits:
         return None
     return paired_difference(result.hits, best.hits)[1]
+
+
+def _shown_versus(result, best) -> tuple[float, float] | None:
+    """:func:`_versus` as the ranking shows it: none where this option or the best shows its
+    proven floor, since the paired playouts then do not compare the chances shown."""
+    if result is not best and (_proven(result) or _proven(best)):
+        return None
+    return _versus(result, best)
 
 
 def _supporter(tour: TourState, suit: Suit) -> Ruler | None:

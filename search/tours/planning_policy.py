@@ -47,7 +47,8 @@ machine); one past them is left out, the same on any machine."""
 class PlanningPolicy:
     """Plays by the tour planner: the kingdom with the best tour value for the hand drawn,
     then, with ``lookahead``, the lookahead policy, or else the fallback policy
-    (:mod:`search.visit.estimate`), with the Jacks, never spending a supporter. With ``spend_supporters`` (the ``advisor-spend`` policy), late in a visit
+    (:mod:`search.visit.estimate`), with the Jacks, never spending a supporter. With
+    ``spend_supporters`` (the ``advisor-spend`` policy), late in a visit
     (:mod:`search.tours.supporters`) it plays for the expected payoff with the supporters too,
     spending one only where it is worth its point."""
 

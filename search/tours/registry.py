@@ -1,7 +1,8 @@
 """The policies that play whole tours, by name: the baselines ``random`` and ``greedy``,
 ``advisor`` with the Jacks played by the lookahead policy, ``advisor-rule`` and
 ``advisor-spend`` with the rule-of-thumb fallback (:mod:`search.tours.planning_policy`), and
-``hindsight``, which knows the deal's eight hands in advance (:mod:`search.tours.hindsight`; it has a ``start_tour(deal)`` hook).
+``hindsight``, which knows the deal's eight hands in advance (:mod:`search.tours.hindsight`;
+it has a ``start_tour(deal)`` hook).
 """
 
 from __future__ import annotations

@@ -104,31 +104,35 @@ class LookaheadPolicy:
     def base(self, state: tuple, need: int, waiting: int | None = None) -> tuple[frozenset, float]:
         """The solved restriction (or ♥♠) best for ``need`` more wins at ``state`` (``waiting``:
         a revealed card to answer first), and its exact chance."""
-        best, best_value = frozenset(SWAP), -1.0
-        for suits in (frozenset(SWAP), *self.roots):
-            counts = restricted(state[4], suits)
-            value = max(self._solver(counts).worth(need - won, *_with(child, counts))
-                        for won, child in _children(state, waiting))
-            if value > best_value + TIE:
-                best, best_value = suits, value
-        return best, best_value
+        return self._best_restriction(state, lambda solver, counts: max(
+            solver.worth(need - won, *_with(child, counts)) for won, child in _children(state, waiting)))
 
     def option_base(self, state: tuple, need: int, forced: tuple,
                     waiting: int | None = None) -> tuple[frozenset, float]:
         """The solved restriction (or ♥♠) best for ``need`` more wins after the ``forced``
         first decision (an option label, or ``("answer", card)`` while ``waiting``), and its
         exact chance: a proven lower bound on that decision's chance with every ability."""
+        if waiting is not None:
+            def value(solver: KingdomSolver, counts: tuple) -> float | None:
+                return next((solver.worth(need - won, *_with(child, counts))
+                             for won, child, answer in _answers(state, waiting) if answer == forced[1]),
+                            None)
+        else:
+            def value(solver: KingdomSolver, counts: tuple) -> float | None:
+                return dict(solver.option_worths(need, *_with(state, counts))).get(forced)
+        suits, best_value = self._best_restriction(state, value)
+        return suits, max(best_value, 0.0)
+
+    def _best_restriction(self, state: tuple, value) -> tuple[frozenset, float]:
+        """Of ♥♠ and the solved restrictions, the one whose ``value(solver, counts)`` is highest
+        (None: the decision valued is not open to it), and that value (-1 if none)."""
         best, best_value = frozenset(SWAP), -1.0
         for suits in (frozenset(SWAP), *self.roots):
             counts = restricted(state[4], suits)
-            if waiting is not None:
-                value = next((self._solver(counts).worth(need - won, *_with(child, counts))
-                              for won, child, answer in _answers(state, waiting) if answer == forced[1]), None)
-            else:
-                value = dict(self._solver(counts).option_worths(need, *_with(state, counts))).get(forced)
-            if value is not None and value > best_value + TIE:
-                best, best_value = suits, value
-        return best, max(best_value, 0.0)
+            found = value(self._solver(counts), counts)
+            if found is not None and found > best_value + TIE:
+                best, best_value = suits, found
+        return best, best_value
 
     def start(self, state: tuple, need: int, waiting: int | None = None) -> None:
         """Begin a playout from ``state`` (no ability used yet in it), justified by the best
@@ -421,9 +425,10 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
     ``batch`` playouts (fixed by index, so that which playouts are kept does not depend on
     their cards, and a run cut short keeps most of what it played), each beside its base on the
     same deck order: exact play of the best solved restriction (:meth:`LookaheadPolicy.base`),
-    or with ``forced``, of the one best after the forced decision (:meth:`~LookaheadPolicy.option_base`). Playout i uses
-    ``Stream(seed, "playout", i)`` (i from ``first``), so options forced on the same seed compare
-    on the same cards, and a second run from ``first`` = the first run's count continues it.
+    or with ``forced``, of the one best after the forced decision
+    (:meth:`~LookaheadPolicy.option_base`). Playout i uses ``Stream(seed, "playout", i)`` (i
+    from ``first``), so options forced on the same seed compare on the same cards, and a
+    second run from ``first`` = the first run's count continues it.
 
     With ``roots_work`` and ``playouts`` the work is fixed instead (kernel lookups per
     restriction, a number of playouts) and the times are only backstops, so that the result
@@ -433,22 +438,20 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
     if roots is None:
         roots = solve_roots(solver, state, waiting, roots_end, work=roots_work, cuts=cuts)
     policy = LookaheadPolicy(solver, roots, seed=seed, scratch=scratch_of(solver))
-    for one in (solver, policy.scratch):
-        one.deadline = budget_end
-    try:
-        if forced is None:
-            suits, base_value = policy.base(state, need, waiting)
-        else:
-            suits, base_value = policy.option_base(state, need, forced, waiting)
-    except BudgetExceeded:  # no time or room left to value the bases: no base, no playout
-        for one in (solver, policy.scratch):
-            one.deadline = None
-        return LookaheadRun([], [], 0.0, roots, True)
-    base = LookaheadPolicy(solver, [suits], seed=seed, scratch=policy.scratch, fixed=True)
     wins: list[int] = []
     pairs: list[tuple[bool, bool]] = []
     wanted = float("inf") if playouts is None else playouts
+    for one in (solver, policy.scratch):
+        one.deadline = budget_end
     try:
+        try:
+            if forced is None:
+                suits, base_value = policy.base(state, need, waiting)
+            else:
+                suits, base_value = policy.option_base(state, need, forced, waiting)
+        except BudgetExceeded:  # no time or room left to value the bases: no base, no playout
+            return LookaheadRun([], [], 0.0, roots, True)
+        base = LookaheadPolicy(solver, [suits], seed=seed, scratch=policy.scratch, fixed=True)
         while len(wins) < wanted and time.perf_counter() < budget_end:
             made, paired = [], []
             size = min(batch, max(1, len(wins)), wanted - len(wins))  # 1, 1, 2, 4, ... batch
