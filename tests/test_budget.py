@@ -151,3 +151,30 @@ def test_max_memory_refuses_what_is_not_a_size(monkeypatch, capsys, keep_cap, si
     code, out, err = run_in_process(monkeypatch, capsys, ["--max-memory", size, "deal", "--seed", "1"])
     assert_one_line_error(code, out, err)
     assert code == 2 and "--max-memory" in err
+
+
+def test_a_memo_doubling_that_would_pass_the_deadline_is_a_time_out(monkeypatch) -> None:
+    """Issue 15: a doubling near a gigabyte took 1.3 s of a 2 s coach step. A doubling whose
+    copy cannot end before the deadline stops the search as the clock would, at once."""
+    import search.visit.kernel as kernel
+    from search.infra import TimeLimitExceeded
+
+    monkeypatch.setattr(kernel, "GROW_SECONDS_PER_BYTE", 1e-3)  # any doubling: seconds
+    from search.visit.solvers import warm_up
+
+    warm_up()  # a first run compiles the kernel: not part of what is timed
+    _, state = big_state()
+    solver = FastKingdomSolver()
+    table = solver._table.nbytes
+    started = time.perf_counter()
+    solver.deadline = started + 30.0
+    with pytest.raises(TimeLimitExceeded):
+        solver.decide(*state)
+    assert time.perf_counter() - started < 5.0  # the first doubling, not the deadline
+    assert solver._table.nbytes == table  # nothing was allocated
+    solver.deadline = None  # without a deadline the memo grows as it must
+    monkeypatch.setattr(kernel, "GROW_SECONDS_PER_BYTE", 2e-9)
+    solver.limit_work(200_000)
+    with pytest.raises(TimeLimitExceeded):  # the work limit, after growing
+        solver.decide(*state)
+    assert solver._table.nbytes > table

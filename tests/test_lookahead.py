@@ -147,3 +147,29 @@ def test_a_forced_first_decision_is_floored_by_the_restriction_that_plays_it_bes
     assert run.base_value == pytest.approx(floor, abs=1e-12) and len(run.pairs) == 150
     value, (low, high) = paired_estimate(run.base_value, run.pairs)
     assert high >= floor and low <= exact_option + 1e-12
+
+
+def test_a_new_ranking_starts_the_shared_solver_afresh_past_its_size(monkeypatch) -> None:
+    """Issue 15: the shared solver kept every earlier ranking's states until one doubling
+    of its memo took 1.3 s of a coach step. Past SHARED_STATES a new ranking forgets them."""
+    from search.tours import advice
+
+    first = make_position(CardSet.parse("2C 6C 4D 7H 8H"), Suit.HEARTS, 3, jacks=[Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES],
+                          pool=[Suit.CLUBS, Suit.DIAMONDS])
+    second = make_position(CardSet.parse("3C 5D 6D 2S 7S"), Suit.SPADES, 2, jacks=[Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES],
+                           pool=[Suit.CLUBS, Suit.HEARTS])
+    solver = advice._shared_solver()
+    advice.forget_solver(solver)
+    advice.solve_shared_roots(second, 30.0)
+    alone = solver.state_count()
+    assert alone > 0
+    monkeypatch.setattr(advice, "SHARED_STATES", alone - 1)
+    advice.forget_solver(solver)
+    advice.solve_shared_roots(first, 30.0)
+    assert solver.state_count() > alone - 1  # past the size: the next ranking forgets it
+    bound = advice.solve_shared_roots(second, 30.0)[0]
+    assert solver.state_count() == alone
+    monkeypatch.setattr(advice, "SHARED_STATES", 10**9)  # below the size: kept and added to
+    advice.solve_shared_roots(first, 30.0)
+    assert solver.state_count() > alone
+    assert advice.solve_shared_roots(second, 30.0)[0] == bound  # the same bound either way

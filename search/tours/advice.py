@@ -38,6 +38,7 @@ from ..visit import (
     Option,
     Position,
     estimate_kingdom,
+    forget_solver,
     legal_discards_of,
     make_position,
     make_solver,
@@ -413,6 +414,8 @@ def solve_shared_roots(position: Position, seconds: float, work: int | None = No
     state = root_state(position)
     waiting = position.waiting.index if position.waiting is not None else None
     solver = _shared_solver()
+    if solver.state_count() > SHARED_STATES:  # a new ranking: forget the earlier ones'
+        forget_solver(solver)
     cuts: list = []
     deadline = time.perf_counter() + seconds
     roots = solve_roots(solver, state, waiting, deadline, work=work, cuts=cuts)
@@ -433,6 +436,10 @@ def solve_shared_roots(position: Position, seconds: float, work: int | None = No
 
 
 _SHARED: list[KingdomSolver] = []
+SHARED_STATES = 2_000_000
+"""The most states the shared solver carries from earlier rankings into a new one (about
+250 MB). Past it the memo starts afresh: kept, it would soon double, and a doubling near
+a gigabyte took 1.3 s of a 2 s coach step (issue 15) and left the coach at 1.25 GB."""
 
 
 def _shared_solver() -> KingdomSolver:

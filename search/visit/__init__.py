@@ -15,6 +15,7 @@ from .estimate import (
 )
 from .lookahead import (
     LookaheadPolicy,
+    forget_solver,
     paired_difference,
     paired_estimate,
     remember_roots,
@@ -73,6 +74,7 @@ __all__ = [
     "root_options",
     "remember_roots",
     "root_state",
+    "forget_solver",
     "scratch_of",
     "signature",
     "solve_exact",

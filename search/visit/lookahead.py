@@ -396,6 +396,16 @@ def remember_roots(solver: KingdomSolver, state: tuple, waiting: int | None, roo
     _KNOWN_ROOTS.setdefault(solver, {})[state, waiting] = list(roots)
 
 
+def forget_solver(solver: KingdomSolver) -> None:
+    """Empty ``solver``'s memo and its scratch's, and the roots remembered on it: a shared
+    solver starting afresh, its memory given back."""
+    solver.reset()
+    scratch = _SCRATCHES.get(solver)
+    if scratch is not None:
+        scratch.reset()
+    _KNOWN_ROOTS.pop(solver, None)
+
+
 def scratch_of(solver: KingdomSolver) -> KingdomSolver:
     """The scratch solver (♥♠ and other quick restrictions) kept beside ``solver``: the runs
     that share a solver (the options of one ranking, the cells of one table) share its
