@@ -210,10 +210,20 @@ def _position_key(session: Session) -> str:
 
 
 def _tour_for(state):
-    """The tour as the advice sees it during a visit: rulers after any Politics swap."""
+    """The tour as the advice sees it during a visit: rulers after any Politics swap, and
+    the supporters spent in this visit no longer unused (of two of one suit, the other
+    lends the ability next)."""
     from dataclasses import replace
 
-    return replace(state.tour, rulers=state.visit.rulers)
+    visit = state.visit
+    spent = list(visit.used_supporters)
+    supporters = []
+    for supporter in state.tour.supporters:
+        if not supporter.used and supporter.ruler in spent:
+            spent.remove(supporter.ruler)
+            supporter = replace(supporter, used=True)
+        supporters.append(supporter)
+    return replace(state.tour, rulers=visit.rulers, supporters=tuple(supporters))
 
 
 def _action_of(move, visit: VisitState):

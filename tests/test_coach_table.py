@@ -541,3 +541,27 @@ def test_the_review_grades_each_decision_in_expected_final_score() -> None:
     session = session.undo().append({"type": "action", "action": {"kind": "answer", "card": "4S"},
                                      "advice": spent})
     assert review_json(session)["decisions"][2]["cost"] == pytest.approx(1.0)  # its point
+
+
+def test_a_second_supporter_of_a_suit_lends_the_ability_once_the_first_is_spent() -> None:
+    """Seed 11's coach advised 'JC KC' after K♣ had been spent in that very visit, and then
+    refused its own advice (unused: Q♥ Q♣): the advice must name the supporter still up."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from search.game.cards import Ruler
+    from search.game.tour import tour_between_visits
+
+    king, queen = Ruler("K", Suit.CLUBS), Ruler("Q", Suit.CLUBS)
+    tour, visit = _late_visit("2C 6D AH", 2, "7C", "3H 8H", king)
+    layout = [None if r == queen else r for r in tour.rulers]
+    tour = tour_between_visits(layout, unused=[king, queen])
+    visit = replace(visit, rulers=tuple(layout), supporters=(queen,), used_supporters=(king,))
+    adviser = coach_advice.Adviser(Console(width=80, record=True, color_system=None), time_limit=30.0,
+                                   ascii=True)
+    advised = adviser.move_advice(SimpleNamespace(tour=tour, visit=visit))
+    console = Console(width=80, record=True, color_system=None)
+    console.print(advised.view)
+    text = console.export_text()
+    assert "JC QC" in text and "JC KC" not in text
+    assert parse_play("JC QC", visit) is not None
