@@ -1,7 +1,8 @@
 """Follow a seeded coached tour to its end, taking the advice at every prompt (issue 15's bound
 on the coach): run ``emissary coach --seed S --time-limit T`` as a real process with Enter at
 every prompt, then print its exit code, its wall time, the step times the coach reports
-against ``T`` + 10%, and the peak resident memory of the coach or any of its workers.
+against ``T`` + 10%, the peak resident memory of the coach or any of its workers, and how
+often the coach refused its own default (0 in a sound run).
 
     python examples/coach_follow.py --seed 11 --time-limit 2
 
@@ -53,6 +54,11 @@ def main() -> None:
     print(f"exit {run.returncode}; wall {wall:.1f} s; peak RSS {peak:,} kB")
     print(f"move steps: {len(steps)}, max {max(steps, default=0):.2f} s; kingdom tables: "
           f"{len(tables)}, max {max(tables, default=0):.2f} s; over {allowed:.2f} s: {over}")
+    lines = run.stdout.splitlines()
+    prompt = re.compile(r"^((?:Your play|Kingdom to visit|[A-Z][a-z ]+) \[[^\]]*\]: )")
+    refused = sum(1 for line, after in zip(lines, lines[1:])
+                  if (m := prompt.match(line)) and after.startswith(m.group(1)))
+    print(f"defaults the coach refused (the same prompt again after Enter): {refused}")
     final = re.findall(r"Review: [^\n]*", run.stdout)
     print(final[-1] if final else "no review printed")
     print(f"transcript: {transcript}")
