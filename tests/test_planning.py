@@ -13,7 +13,7 @@ from search.game.deal import Deal, Stream, derive_seed
 from search.game.rules import apply_action, apply_chance, legal_actions
 from search.game.tour import TourConfig, finish_visit, start_visit, tour_between_visits
 from search.tours.batch import CHUNK_TOURS, BatchError, run_batch
-from search.tours.planning import WIN_POINTS, PlanningTable, TourPlanner
+from search.tours.planning import PLANNING_SETS, QUICK_SETS, WIN_POINTS, PlanningTable, TourPlanner
 from search.tours.planning_policy import PlanningPolicy
 from search.visit.position import make_position
 from search.visit.solve import solve_kingdom
@@ -39,7 +39,7 @@ def test_tour_value_of_a_last_kingdom_holds_the_exact_value_in_its_interval(posi
     layout[position - 1] = KINGS[position % 4]
     won = [k for k in KINGS if k not in layout]
     tour = tour_between_visits(layout, used=[], unused=won, config=TourConfig(short=True))
-    planner = TourPlanner(PlanningTable(hands=256, seed=position, jacks=NO_JACKS))
+    planner = TourPlanner(PlanningTable(hands=256, seed=position, sets=(NO_JACKS,)))
     value = planner.value(planner.kingdoms_of(tour), score=tour.score)
     exact = tour.score + WIN_POINTS * _exact_means()[tour.config.target(position)]
     assert value.low <= exact <= value.high
@@ -49,7 +49,7 @@ def test_tour_value_of_a_last_kingdom_holds_the_exact_value_in_its_interval(posi
 def test_the_value_is_the_dynamic_programme_over_sampled_hands() -> None:
     """V of two kingdoms, written out from the table: each hand takes the better of 'a then
     b' and 'b then a'; the perfect objective multiplies chances."""
-    table = PlanningTable(hands=64, seed=3)
+    table = PlanningTable(hands=64, seed=3, sets=QUICK_SETS)
     a, b = (int(Suit.CLUBS), 2), (int(Suit.HEARTS), 5)
     ca = table.chances(a[0], frozenset({b[0]}))[:, a[1]]
     cb = table.chances(b[0], frozenset({a[0]}))[:, b[1]]
@@ -62,26 +62,43 @@ def test_the_value_is_the_dynamic_programme_over_sampled_hands() -> None:
     assert TourPlanner(table, "perfect").value((a, b)).value == pytest.approx(perfect, abs=1e-12)
 
 
-def test_a_choice_is_valued_with_the_exact_chance_of_the_hand_drawn() -> None:
-    """after_choice: each kingdom's chance is the exact solve with Diplomacy and Politics
-    (the other unvisited rulers' suits), and its tour value adds what the rest is worth."""
+def test_a_choice_is_valued_with_the_best_exact_chance_of_the_planning_sets() -> None:
+    """after_choice: each kingdom's chance is the best of the exact solves with Diplomacy and
+    Politics (the other unvisited rulers' suits), Commerce alone and Military alone, a proven
+    lower bound on the chance with every Jack; its tour value adds what the rest is worth."""
     deal = Deal(5)
     tour, hand = deal.tour(), deal.hand(1)
-    planner = TourPlanner(PlanningTable(hands=32, seed=1))
+    planner = TourPlanner(PlanningTable(hands=2, seed=1))
     choices = planner.after_choice(tour, hand)
+    sets = {(0, 0, 1, 1): (Suit.HEARTS, Suit.SPADES), (0, 1, 0, 0): (Suit.DIAMONDS,), (1, 0, 0, 0): (Suit.CLUBS,)}
+    assert set(sets) == set(PLANNING_SETS)
     for position in (1, 4, 8):
         ruler = tour.rulers[position - 1]
         pool = [r.suit for i, r in enumerate(tour.rulers, 1) if i != position]
-        exact = solve_kingdom(make_position(hand, ruler.suit, position, jacks=(Suit.HEARTS, Suit.SPADES), pool=pool))
+        exact = max(solve_kingdom(make_position(hand, ruler.suit, position, jacks=jacks, pool=pool)).chance
+                    for jacks in sets.values())
         chance, value = choices[position]
-        assert chance == pytest.approx(exact.chance, abs=1e-9)
+        assert chance == pytest.approx(exact, abs=1e-9)
         assert value.low <= value.value <= value.high
         assert value.value <= chance * (WIN_POINTS + 14) + 1e-9
+    quick = TourPlanner(PlanningTable(hands=2, seed=1, sets=QUICK_SETS)).after_choice(tour, hand)
+    assert all(quick[p][0] <= choices[p][0] + 1e-12 for p in tour.unvisited)  # more Jacks, never less
+    known = planner.after_choice(tour, hand, {1: 0.25})
+    assert known[1][0] == 0.25 and known[4] == choices[4]
+
+
+def test_the_advise_table_prices_the_current_hand_with_the_planning_sets() -> None:
+    """advise takes the hand's planning chance from its own exact cells: its columns are the
+    planning sets."""
+    from search.tours.advice import PLANNING_COLUMNS, column_abilities
+
+    columns = {tuple(int(s in column_abilities(c, ())[0]) for s in Suit) for c in PLANNING_COLUMNS}
+    assert columns == set(PLANNING_SETS)
 
 
 def test_the_advisor_plays_only_legal_moves() -> None:
     """Three seeded tours through the checked rules engine: every choice is legal."""
-    policy = PlanningPolicy(TourPlanner(PlanningTable(hands=16, seed=2)))
+    policy = PlanningPolicy(TourPlanner(PlanningTable(hands=16, seed=2, sets=QUICK_SETS)))
     for index in range(3):
         deal = Deal(derive_seed(11, index), TourConfig(short=True))
         rng = Stream(11, "policy", index)

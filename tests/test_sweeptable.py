@@ -51,7 +51,7 @@ def test_looked_up_chances_equal_solved_ones() -> None:
         solved = np.array([solver.decide(int(h), FULL_MASK & ~int(h), 0, trump, (0, 0, 0, 0), ())[1:9] for h in HANDS])
         assert np.abs(lookup.chances(HANDS, trump) - solved).max() < 1e-12
     looked_up = PlanningTable.from_sweep(lookup, hands=50)
-    solved_table = PlanningTable(hands=50, jacks=(0, 0, 0, 0))
+    solved_table = PlanningTable(hands=50, sets=((0, 0, 0, 0),))
     for trump in range(4):
         a, b = looked_up.chances(trump, frozenset()), solved_table.chances(trump, frozenset())
         assert np.abs(a[:, 1:] - b[:, 1:]).max() < 1e-12

@@ -211,7 +211,8 @@ def advise_visit(
     entered = started = time.perf_counter()
     if tour.over:
         raise InvalidPositionError("the tour is over: no kingdom is left to visit")
-    values = TourPlanner(objective=objective).after_choice(tour, hand)  # first: it is not budgeted
+    planner = TourPlanner(objective=objective)
+    planner.values(planner.kingdoms_of(tour))  # from the shipped table: not budgeted
     if time_limit is not None:
         time_limit = max(0.0, (1 - MARGIN) * time_limit - (time.perf_counter() - started))
         started = time.perf_counter()
@@ -274,6 +275,7 @@ def advise_visit(
             found[cell] = result
     if progress:
         progress(total, total, "", 0)
+    values = planner.after_choice(tour, hand, {p: _planning_chance(found, p) for p in positions})
     kingdoms = tuple(
         KingdomAdvice(
             position=p,
@@ -298,6 +300,18 @@ def advise_visit(
         clock_cuts=sum(s.clock_cut for s in solves.values()) + sum(r.clock_cut for r in estimated),
         seconds=time.perf_counter() - entered,
     )
+
+
+PLANNING_COLUMNS = ("HS", "D", "C")
+"""The table's columns whose ability sets are the planner's (:data:`~search.tours.planning.PLANNING_SETS`)."""
+
+
+def _planning_chance(found: dict, position: int) -> float:
+    """The hand's planning chance at a kingdom, from the table's cells: the best exact chance
+    of :data:`PLANNING_COLUMNS` (a cell the budget left to an estimate is left out, so it
+    errs low, as the model does)."""
+    chances = (_cell_chance(found[c, position]) for c in PLANNING_COLUMNS if (c, position) in found)
+    return max((chance.value for chance in chances if not chance.estimate), default=0.0)
 
 
 def _tier(key: tuple) -> int:

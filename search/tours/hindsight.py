@@ -41,7 +41,7 @@ from ..game import (
     wins_debate,
 )
 from .assign import NoAssignmentError, Play, assign
-from .planning import TourPlanner, default_table
+from .planning import QUICK_SETS, TourPlanner, default_table
 from .planning_policy import PlanningPolicy
 from .simulate import play_tour
 
@@ -53,7 +53,7 @@ def planning_plays(deal: Deal, tour: TourState) -> dict[Play, float]:
     """The planning chance of every hand of ``deal`` still to come (hand 0 is the next
     visit's) at every unvisited kingdom of ``tour``, with its rulers as they lie now
     (Politics may bring the suit of any other unvisited ruler)."""
-    table = default_table()
+    table = default_table(QUICK_SETS)
     plays = {}
     for index, hand in enumerate(deal.hands()[tour.visits :]):
         for position in tour.unvisited:
@@ -100,7 +100,7 @@ class HindsightPolicy(PlanningPolicy):
     chance of a perfect tour (the CP-SAT model of :mod:`search.tours.assign`)."""
 
     def __init__(self, planner: TourPlanner | None = None, objective: str = "score") -> None:
-        super().__init__(planner)
+        super().__init__(planner or TourPlanner(sets=QUICK_SETS))  # the quick model: see planning_plays
         self.objective = objective
         self.name = "hindsight" if objective == "score" else "hindsight-perfect"
         self.plan: dict[int, int] = {}
@@ -242,7 +242,7 @@ def clairvoyant_tour(deal: Deal) -> tuple[int, tuple[int, ...], tuple[tuple[int,
 def analyse_deal(seed: int, config: TourConfig = TourConfig()) -> DealAnalysis:
     """Blind play, hands known and the clairvoyant bound for the deal ``seed``."""
     deal = Deal(seed, config)
-    blind, blind_kingdoms = play_deal(deal, PlanningPolicy())
+    blind, blind_kingdoms = play_deal(deal, PlanningPolicy(TourPlanner(sets=QUICK_SETS)))
     known, known_kingdoms = play_deal(deal, HindsightPolicy())
     best, best_kingdoms, winnable = clairvoyant_tour(deal)
     return DealAnalysis(seed, blind, blind_kingdoms, known, known_kingdoms, best, best_kingdoms, winnable)

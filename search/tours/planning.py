@@ -4,12 +4,17 @@ A visit's chance is not the whole story: a hand that suits kingdom 4 may be the 
 that can ever win kingdom 1. The planner values every choice by the expected final score
 it leads to (``objective="score"``) or the chance of a perfect tour (``"perfect"``).
 
-The model (:class:`PlanningTable`). A visit's *planning chance* is the exact chance with
-the Jacks of Diplomacy and Politics (Politics may bring the suit of any other unvisited
-ruler); the drawing Jacks and the supporters are left out, so it errs low, and a won
-kingdom counts 2 points: its pledge and its supporter, never spent. The table holds the
-planning chance of :data:`TABLE_HANDS` seeded random hands for every trump, every set of
-suits Politics may bring and every target, computed once per process.
+The model (:class:`PlanningTable`). A visit's *planning chance* for a target is the best of
+the exact chances of :data:`PLANNING_SETS`: Diplomacy and Politics together (Politics may
+bring the suit of any other unvisited ruler), Commerce alone and Military alone, each for
+that target. A player can always play as if the other Jacks were absent, so it is a proven
+lower bound on the chance with every Jack, and it errs low. (♦♥♠ or every Jack at once
+are out of reach at table scale: with a three-suit pool, 5 of 32 hands finished ♦♥♠
+within :data:`PLANNING_WORK`.) A solve past :data:`PLANNING_WORK` kernel lookups is left
+out of its hand's best. Supporters are kept, never spent: a won kingdom counts 2 points,
+its pledge and its supporter. The table holds the planning chance of :data:`TABLE_HANDS`
+seeded random hands for every trump, every set of suits Politics may bring and every
+target, built once (``python -m search.tours.planning``, README) and shipped.
 
 The value (:class:`TourPlanner`). For the set S of unvisited kingdoms,
 ``V(S) = mean over the table's hands of max over k in S of c_k * (2 + V(S - k))`` (score;
@@ -39,7 +44,19 @@ TABLE_HANDS = 256
 BOOTSTRAP = 40
 """Bootstrap resamples behind a tour value's interval."""
 
-PLANNING_JACKS = (0, 0, 1, 1)  # ♣ ♦ ♥ ♠ uses: Diplomacy and Politics
+PLANNING_SETS = ((0, 0, 1, 1), (0, 1, 0, 0), (1, 0, 0, 0))
+"""The ability sets (♣ ♦ ♥ ♠ uses) whose exact chances the planning chance takes the best of:
+Diplomacy and Politics, Commerce alone, Military alone."""
+PLANNING_WORK = 20_000_000
+"""Kernel lookups one set's solve of one hand may take (about 1.5 s); past them the set is
+left out of that hand's best, the same on any machine. Of 64 table hands, Commerce alone
+finished all (median 3.4 M), Military alone 54 (median 2.4 M)."""
+QUICK_SETS = ((0, 0, 1, 1),)
+"""The quick model, Diplomacy and Politics only: the planning of the ``advisor-rule`` baseline
+and of hindsight analysis, where a hand's solve must take milliseconds. Its parts are in the
+shipped table too."""
+MEMO_STATES = 4_000_000
+"""A table's solver starts afresh before a hand once its memo holds this many states."""
 
 WIN_POINTS = 2  # a won kingdom: its pledge and its (unspent) supporter
 HAND_LIMIT = 4  # the advisor weighs spending supporters once the hand is this small
@@ -63,12 +80,16 @@ def _pool(suits: frozenset[int], trump: int) -> tuple[int, ...]:
 
 
 class PlanningTable:
-    """Planning chances of sampled hands: ``chances(trump, pool suits)[hand, need]``."""
+    """Planning chances of sampled hands: ``chances(trump, pool suits)[hand, need]``, the best
+    over ``sets`` of each set's exact chance."""
 
-    def __init__(self, hands: int = TABLE_HANDS, seed: int = 0, jacks=PLANNING_JACKS) -> None:
-        self.jacks = tuple(jacks)
+    def __init__(self, hands: int = TABLE_HANDS, seed: int = 0, sets=PLANNING_SETS,
+                 work: int | None = PLANNING_WORK) -> None:
+        self.sets = tuple(tuple(jacks) for jacks in sets)
+        self.work = work
         self.seed = seed
         self.hands = [CardSet(Stream(seed, "planning", i).shuffle(CARDS)[:8]).mask for i in range(hands)]
+        self._parts: dict[tuple, np.ndarray] = {}  # (set, trump, pool) -> [hand, need]
         self._chances: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 
     @classmethod
@@ -76,70 +97,109 @@ class PlanningTable:
         """A no-ability table whose chances come from a full sweep
         (:class:`search.sweep.lookup.SweepLookup`) instead of the solver: exactly the same
         values, looked up. Column 0 (no win wanted) is not in a sweep and is NaN."""
-        table = cls(hands, seed, jacks=(0, 0, 0, 0))
+        table = cls(hands, seed, sets=((0, 0, 0, 0),))
         masks = np.array(table.hands, dtype=np.uint64)
         for trump in range(4):
             chances = np.full((hands, MAX_WINS + 1), np.nan)
             chances[:, lookup.targets] = lookup.chances(masks, trump)
-            table._chances[(trump, ())] = chances
+            table._parts[((0, 0, 0, 0), trump, ())] = chances
         return table
 
-    def fill(self) -> None:
-        """Compute every (trump, Politics pool) the table can be asked for."""
+    def parts(self) -> list[tuple]:
+        """Every (set, trump, pool) the table can be asked for."""
+        keys = []
         for trump in range(4):
             others = [s for s in range(4) if s != trump]
             for mask in range(8):
-                self.chances(trump, frozenset(s for i, s in enumerate(others) if mask >> i & 1))
+                suits = frozenset(s for i, s in enumerate(others) if mask >> i & 1)
+                keys += [(jacks, trump, _pool(suits, trump) if jacks[3] else ()) for jacks in self.sets]
+        return list(dict.fromkeys(keys))
 
-    def save(self, path: Path) -> None:
+    def fill(self, workers: int = 1) -> None:
+        """Compute every part the table can be asked for, on ``workers`` processes (each part
+        is solved alone, so the values do not depend on how they are shared out)."""
+        missing = [key for key in self.parts() if key not in self._parts]
+        if workers > 1 and len(missing) > 1:
+            from ..infra import process_pool
+
+            with process_pool(min(workers, len(missing)), "fork") as pool:
+                solved = pool.map(self._solve_part, missing)
+        else:
+            solved = map(self._solve_part, missing)
+        self._parts.update(zip(missing, solved))
+
+    def save(self, path: Path, workers: int = 1) -> None:
         """Write the filled table (see :func:`default_table`), whole or not at all."""
-        self.fill()
-        arrays = {f"t{t}p{''.join(map(str, p))}": c for (t, p), c in self._chances.items()}
+        self.fill(workers)
+        arrays = {_part_name(key): values for key, values in self._parts.items()}
         arrays["hands"] = np.array(self.hands, dtype=np.int64)
-        arrays["meta"] = np.array([self.seed, *self.jacks], dtype=np.int64)
+        arrays["meta"] = self._meta()
         write_atomically(path, lambda stream: np.savez_compressed(stream, **arrays))
 
     def load(self, path: Path) -> bool:
         """Take the chances from a file saved for this very table; False if it is not one."""
         try:
             with np.load(path) as data:
-                same = list(data["meta"]) == [self.seed, *self.jacks] and list(data["hands"]) == self.hands
+                same = list(data["meta"]) == list(self._meta()) and list(data["hands"]) == self.hands
                 if not same:
                     return False
-                for name in data.files:
-                    if name.startswith("t"):
-                        trump, pool = name[1:].split("p")
-                        key = (int(trump), tuple(int(s) for s in pool))
-                        self._chances[key] = data[name]
+                for key in self.parts():
+                    self._parts[key] = data[_part_name(key)]
         except (OSError, KeyError, ValueError):
             return False
         return True
 
+    def _meta(self) -> np.ndarray:
+        """What a saved table must share with this one (its parts are found by name, so a
+        table of fewer sets loads from a file of more)."""
+        return np.array([self.seed, self.work or 0], dtype=np.int64)
+
     def chances(self, trump: int, suits: frozenset[int]) -> np.ndarray:
         """Array ``[hand, need]``: chance of exactly ``need`` wins, ``need`` = 0..8."""
-        pool = _pool(suits, trump) if self.jacks[3] else ()
-        key = (trump, pool)
+        key = (trump, _pool(suits, trump))
         known = self._chances.get(key)
         if known is None:
-            # One solver a key, its memo shared by the hands in order: the values (to the
-            # last bit) then depend on the key alone, not on what was asked before.
-            solver = _fresh_solver()
-            known = np.array([_solve(solver, hand, trump, self.jacks, pool) for hand in self.hands])
-            self._chances[key] = known
+            parts = []
+            for jacks in self.sets:
+                part = (jacks, trump, key[1] if jacks[3] else ())
+                if part not in self._parts:
+                    self._parts[part] = self._solve_part(part)
+                parts.append(self._parts[part])
+            known = self._chances[key] = np.maximum.reduce(parts)
         return known
 
     def chance(self, hand: CardSet, trump: int, suits: frozenset[int]) -> tuple[float, ...]:
         """The planning chances of one hand (a vector over needs 0..8)."""
-        pool = _pool(suits, trump) if self.jacks[3] else ()
-        return _hand_chances(hand.mask, trump, self.jacks, pool)
+        pool = _pool(suits, trump)
+        vectors = [_hand_chances(hand.mask, trump, jacks, pool if jacks[3] else (), self.work)
+                   for jacks in self.sets]
+        return tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
+
+    def _solve_part(self, part: tuple) -> np.ndarray:
+        """One set's chances of every hand at one trump and pool. One solver, its memo shared
+        by the hands in order (started afresh past :data:`MEMO_STATES`): the values and where
+        the work limit falls depend on the part alone, not on what was asked before."""
+        jacks, trump, pool = part
+        solver = _fresh_solver()
+        rows = []
+        for hand in self.hands:
+            if solver.state_count() > MEMO_STATES:
+                solver.reset()
+            rows.append(_solve(solver, hand, trump, jacks, pool, self.work))
+        return np.array(rows)
+
+
+def _part_name(key: tuple) -> str:
+    jacks, trump, pool = key
+    return f"j{''.join(map(str, jacks))}t{trump}p{''.join(map(str, pool))}"
 
 
 @lru_cache(maxsize=8192)
-def _hand_chances(hand: int, trump: int, jacks: tuple, pool: tuple[int, ...]) -> tuple[float, ...]:
-    """One hand's planning chances from a fresh solver, so the values depend on the
+def _hand_chances(hand: int, trump: int, jacks: tuple, pool: tuple[int, ...], work: int | None) -> tuple[float, ...]:
+    """One hand's chances with one set from a fresh solver, so the values depend on the
     arguments alone; cached, since a King and a Queen of one suit, and the same hand
     planned again at the next visit, ask the same question."""
-    return _solve(_fresh_solver(), hand, trump, jacks, pool)
+    return _solve(_fresh_solver(), hand, trump, jacks, pool, work)
 
 
 def _fresh_solver():
@@ -148,19 +208,32 @@ def _fresh_solver():
     return make_solver()
 
 
-def _solve(solver, hand: int, trump: int, jacks: tuple, pool: tuple[int, ...]) -> tuple[float, ...]:
-    return solver.decide(hand, FULL_MASK & ~hand, 0, trump, jacks, pool)
+def _solve(solver, hand: int, trump: int, jacks: tuple, pool: tuple[int, ...], work: int | None) -> tuple[float, ...]:
+    """The exact chances of j more wins with ``jacks``, j = 0..8; all 0 (no bound) past
+    ``work`` lookups or the memory cap."""
+    from ..infra import BudgetExceeded
+
+    solver.limit_work(work)
+    try:
+        values = solver.decide(hand, FULL_MASK & ~hand, 0, trump, jacks, pool)
+    except BudgetExceeded:
+        solver.reset()  # a part-searched memo is exact, but its size is unknown
+        return (0.0,) * (MAX_WINS + 1)
+    finally:
+        solver.limit_work(None)
+    return tuple(values) + (0.0,) * (MAX_WINS + 1 - len(values))
 
 
 TABLE_FILE = Path(__file__).parent.parent / "data" / "planning-table.npz"
 """The default table, computed in advance: ``python -m search.tours.planning``."""
 
 
-@lru_cache(maxsize=1)
-def default_table() -> PlanningTable:
-    """The process's planning table: from :data:`TABLE_FILE` when it matches, else computed
-    as its chances are asked for (about 3 ms a hand and (trump, pool))."""
-    table = PlanningTable()
+@lru_cache(maxsize=2)
+def default_table(sets: tuple = PLANNING_SETS) -> PlanningTable:
+    """The process's planning table of ``sets``: from :data:`TABLE_FILE` when it matches, else
+    computed as its chances are asked for (a few ms a hand for Diplomacy and Politics, about
+    half a second for each drawing Jack alone)."""
+    table = PlanningTable(sets=sets)
     table.load(TABLE_FILE)
     return table
 
@@ -168,10 +241,13 @@ def default_table() -> PlanningTable:
 class TourPlanner:
     """Tour values over a set of unvisited kingdoms, from a :class:`PlanningTable`."""
 
-    def __init__(self, table: PlanningTable | None = None, objective: str = "score") -> None:
+    def __init__(self, table: PlanningTable | None = None, objective: str = "score",
+                 sets: tuple = PLANNING_SETS) -> None:
+        """``table``, or else the shipped one of ``sets`` (:data:`PLANNING_SETS`, or
+        :data:`QUICK_SETS` for the quick model)."""
         if objective not in ("score", "perfect"):
             raise ValueError(f"unknown objective {objective!r}: choose score or perfect")
-        self.table = table or default_table()
+        self.table = table or default_table(tuple(sets))
         self.objective = objective
         self._values: dict[tuple, np.ndarray] = {}
 
@@ -212,10 +288,11 @@ class TourPlanner:
         return self._with_interval(column, score)
 
     def after_choice(
-        self, tour: TourState, hand: CardSet
+        self, tour: TourState, hand: CardSet, known: dict[int, float] | None = None
     ) -> dict[int, tuple[float, TourValue]]:
         """For each unvisited kingdom: (its planning chance with ``hand``, the tour value of
-        visiting it now)."""
+        visiting it now). ``known``: planning chances already found by the caller, by
+        kingdom (``advise`` takes them from its table's exact cells)."""
         kingdoms = self.kingdoms_of(tour)
         values = self.values(kingdoms)
         order = sorted(range(len(kingdoms)), key=lambda i: kingdoms[i])  # the index of values
@@ -226,7 +303,10 @@ class TourPlanner:
             position = tour.unvisited[index]
             trump, target = kingdoms[index]
             others = frozenset(kingdoms[j][0] for j in range(len(kingdoms)) if j != index)
-            chance = self.table.chance(hand, trump, others)[target]
+            if known is not None and position in known:
+                chance = known[position]
+            else:
+                chance = self.table.chance(hand, trump, others)[target]
             rest = values[full & ~(1 << rank)]
             column = chance * (gain + rest)
             base = 0 if self.objective == "perfect" else tour.score
@@ -239,10 +319,21 @@ class TourPlanner:
         return TourValue(base + float(column[0]), base + float(low), base + float(high), self.objective)
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> None:
+    """Build the shipped table: ``python -m search.tours.planning [--workers N]``."""
+    import argparse
     import time
 
+    parser = argparse.ArgumentParser(description="Build the planning table shipped in search/data.")
+    parser.add_argument("--workers", type=int, default=1, help="processes to share the parts")
+    args = parser.parse_args(argv)
     started = time.perf_counter()
     TABLE_FILE.parent.mkdir(exist_ok=True)
-    PlanningTable().save(TABLE_FILE)
-    print(f"wrote {TABLE_FILE} in {time.perf_counter() - started:.1f} s")
+    table = PlanningTable()
+    table.save(TABLE_FILE, workers=max(1, args.workers))
+    print(f"wrote {TABLE_FILE}: {len(table.hands)} hands, {len(table.parts())} parts, "
+          f"in {time.perf_counter() - started:.1f} s on {args.workers} worker(s)")
+
+
+if __name__ == "__main__":
+    main()

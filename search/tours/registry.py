@@ -1,6 +1,8 @@
 """The policies that play whole tours, by name: the baselines ``random`` and ``greedy``,
-``advisor`` with the Jacks played by the lookahead policy, ``advisor-rule`` and
-``advisor-spend`` with the rule-of-thumb fallback (:mod:`search.tours.planning_policy`), and
+``advisor`` with the Jacks played by the lookahead policy and kingdoms planned with
+Diplomacy and Politics, Commerce alone and Military alone, ``advisor-quick`` with the same play and the quick planning model (Diplomacy and
+Politics only: the baseline of the planning model), ``advisor-rule`` and ``advisor-spend`` with
+the rule-of-thumb fallback and the quick planning model (:mod:`search.tours.planning_policy`), and
 ``hindsight``, which knows the deal's eight hands in advance (:mod:`search.tours.hindsight`;
 it has a ``start_tour(deal)`` hook).
 """
@@ -20,10 +22,18 @@ def _advisor() -> Policy:
     return PlanningPolicy(lookahead=True)
 
 
+def _advisor_quick() -> Policy:
+    from .planning_policy import PlanningPolicy
+
+    policy = PlanningPolicy(_quick_planner(), lookahead=True)
+    policy.name = "advisor-quick"
+    return policy
+
+
 def _advisor_rule() -> Policy:
     from .planning_policy import PlanningPolicy
 
-    policy = PlanningPolicy(lookahead=False)
+    policy = PlanningPolicy(_quick_planner(), lookahead=False)
     policy.name = "advisor-rule"
     return policy
 
@@ -31,9 +41,15 @@ def _advisor_rule() -> Policy:
 def _advisor_spend() -> Policy:
     from .planning_policy import PlanningPolicy
 
-    policy = PlanningPolicy(spend_supporters=True, lookahead=False)
+    policy = PlanningPolicy(_quick_planner(), spend_supporters=True, lookahead=False)
     policy.name = "advisor-spend"
     return policy
+
+
+def _quick_planner():
+    from .planning import QUICK_SETS, TourPlanner
+
+    return TourPlanner(sets=QUICK_SETS)
 
 
 def _hindsight() -> Policy:
@@ -58,6 +74,7 @@ POLICIES: dict[str, Callable[[], Policy]] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
     "advisor": _advisor,
+    "advisor-quick": _advisor_quick,
     "advisor-rule": _advisor_rule,
     "advisor-spend": _advisor_spend,
     "hindsight": _hindsight,
