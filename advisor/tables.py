@@ -192,11 +192,14 @@ def _distribution_table(result: KingdomResult) -> Table:
 
 def percent_text(p: float, estimate: bool = False, ascii: bool = False) -> str:
     """A whole percentage that never rounds a chance to a certainty or to nothing; ``≈`` (or
-    ``~``) marks an estimate.
+    ``~``) marks an estimate. An estimate within half a point of 0 or 1 shows one decimal
+    rather than a second mark (issue 18: not ``≈>99%``).
 
-    >>> percent_text(0.4149), percent_text(0.996), percent_text(0.001, estimate=True, ascii=True)
-    ('41%', '>99%', '~<1%')
+    >>> percent_text(0.4149), percent_text(0.996), percent_text(0.997, estimate=True, ascii=True)
+    ('41%', '>99%', '~99.7%')
     """
+    if estimate and (0 < p < 0.005 or 0.995 <= p < 1 - 1e-9):
+        return ("~" if ascii else "≈") + f"{min(max(100 * p, 0.1), 99.9):.1f}%"
     if p <= 0:
         text = "0%"
     elif p < 0.005:

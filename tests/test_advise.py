@@ -226,6 +226,10 @@ def test_percentages_never_round_to_certainty_or_nothing() -> None:
         "0%", "<1%", ">99%", "100%", "50%",
     ]
     assert percent_text(0.41, estimate=True) == "≈41%"
+    # an estimate near 0 or 1 takes one decimal, never two marks (issue 18)
+    assert [percent_text(p, estimate=True, ascii=True) for p in (0.997, 0.9999, 0.003, 0.0001)] == [
+        "~99.7%", "~99.9%", "~0.3%", "~0.1%",
+    ]
 
 
 def test_advise_cli_ascii_prints_no_suit_symbols_within_80_columns(monkeypatch, capsys) -> None:
