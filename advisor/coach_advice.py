@@ -13,7 +13,16 @@ from rich.console import Console
 from rich.markup import escape
 
 from search.firstedition import VisitSearch, advise_first_edition, net_losses, rank_first_edition
-from search.game import Answer, Debate, Discard, Suit, UseAbility, VisitState, legal_actions
+from search.game import (
+    Answer,
+    Debate,
+    Discard,
+    Suit,
+    UseAbility,
+    VisitState,
+    legal_actions,
+    supporters_spent,
+)
 from search.tours import advise_visit, free_first, rank_moves, score_best_action, visit_stake
 from search.visit import position_from_visit, warm_up
 
@@ -215,15 +224,8 @@ def _tour_for(state):
     lends the ability next)."""
     from dataclasses import replace
 
-    visit = state.visit
-    spent = list(visit.used_supporters)
-    supporters = []
-    for supporter in state.tour.supporters:
-        if not supporter.used and supporter.ruler in spent:
-            spent.remove(supporter.ruler)
-            supporter = replace(supporter, used=True)
-        supporters.append(supporter)
-    return replace(state.tour, rulers=visit.rulers, supporters=tuple(supporters))
+    supporters = supporters_spent(state.tour, state.visit)
+    return replace(state.tour, rulers=state.visit.rulers, supporters=supporters)
 
 
 def _action_of(move, visit: VisitState):

@@ -46,6 +46,7 @@ from .tour import (
     finish_visit,
     new_tour,
     start_visit,
+    supporters_spent,
     tour_between_visits,
     turn_down_choices,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "Stream",
     "Suit",
     "SUIT_MASK",
+    "supporters_spent",
     "tour_between_visits",
     "TourConfig",
     "TourState",

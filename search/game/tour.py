@@ -165,6 +165,19 @@ def turn_down_choices(tour: TourState, visit: VisitState) -> list[tuple]:
     return [tuple(pick) for pick in combinations(face_up, owed)]
 
 
+def supporters_spent(tour: TourState, visit: VisitState) -> tuple[Supporter, ...]:
+    """The tour's supporters with those ``visit`` has used marked used, one for each use (of
+    two of one suit face up, each use spends one)."""
+    spent = list(visit.used_supporters)
+    supporters = []
+    for supporter in tour.supporters:
+        if not supporter.used and supporter.ruler in spent:
+            spent.remove(supporter.ruler)
+            supporter = replace(supporter, used=True)
+        supporters.append(supporter)
+    return tuple(supporters)
+
+
 def finish_visit(tour: TourState, visit: VisitState, turn_down: tuple = ()) -> TourState:
     """Record an ended visit: supporters spent, the kingdom won or the tour lost (§2.6). In
     the first edition a miss by m with more than m cards face up costs the m cards in
@@ -173,13 +186,7 @@ def finish_visit(tour: TourState, visit: VisitState, turn_down: tuple = ()) -> T
         raise IllegalActionError("the visit has not ended")
     if tour.config.first_edition:
         return _finish_first_edition(tour, visit, tuple(turn_down))
-    spent = list(visit.used_supporters)
-    supporters = []
-    for supporter in tour.supporters:
-        if not supporter.used and supporter.ruler in spent:
-            spent.remove(supporter.ruler)
-            supporter = replace(supporter, used=True)
-        supporters.append(supporter)
+    supporters = list(supporters_spent(tour, visit))
     rulers = list(visit.rulers)
     if visit.succeeded:
         supporters.append(Supporter(rulers[visit.position - 1]))
