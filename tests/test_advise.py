@@ -16,6 +16,7 @@ from advisor.tables import percent_text
 from search.game.cards import KINGS, QUEENS, CardSet
 from search.game.rules import IllegalActionError
 from search.game.tour import TourConfig, tour_between_visits
+from search.tours import advice as advice_module
 from search.tours.advice import (
     BOUND_COLUMNS,
     COLUMNS,
@@ -345,3 +346,21 @@ def test_work_not_the_clock_decides_the_table_so_it_repeats() -> None:
 
     assert table(runs[0]) == table(runs[1])
     assert runs[0].recommended.position == runs[1].recommended.position
+
+
+def test_the_two_lanes_of_exact_solves_give_the_same_table_side_by_side_or_in_turn(monkeypatch) -> None:
+    """Issue 14: advise_visit solves Military's and Commerce's columns in a second process beside
+    the others; each lane's work is fixed, so one core (the lanes in turn) gives the same table."""
+    tour = tour_between_visits([KC, QD, KS, QS, QC, KH, QH, KD])
+    hand = CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S")
+    side_by_side = advise_visit(tour, hand, time_limit=2.0)
+    monkeypatch.setattr(advice_module, "SIDE_BY_SIDE", False)
+    in_turn = advise_visit(tour, hand, time_limit=2.0)
+    if side_by_side.clock_cuts or in_turn.clock_cuts:
+        pytest.skip("the machine was too slow for the work asked: the clock stopped a search")
+
+    def table(run) -> list:
+        return [(k.position, [(c.value, c.kind, c.interval) for c in k.chances]) for k in run.kingdoms]
+
+    assert table(side_by_side) == table(in_turn)
+    assert side_by_side.solves == in_turn.solves

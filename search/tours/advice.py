@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from ..game import CardSet, Ruler, Suit, TourState
@@ -201,8 +202,9 @@ def advise_visit(
     the best tour value.
 
     ``time_limit`` is the whole table's budget in seconds (None: exact, however long). The
-    exact solves share the first :data:`EXACT_SHARE` of it, cheap ability sets first, each
-    solve given an equal part of what is left when it starts (see :func:`_tier`); the cells
+    exact solves share the first :data:`EXACT_SHARE` of it, in two lanes side by side (see
+    :data:`SIDE_COLUMNS`), cheap ability sets first, each solve given an equal part of what is
+    left in its lane when it starts (see :func:`_tier`); the cells
     still open then become Monte Carlo estimates sharing the rest on a process pool, their
     work fixed by that share (see :func:`estimate_all`). Loading the compiled kernel is not
     counted.
@@ -224,30 +226,19 @@ def advise_visit(
     exact_end = None if time_limit is None else started + EXACT_SHARE * time_limit
     # Work decides how much is exact (kernel lookups, from the time limit at a fixed rate), so
     # that the table repeats on any machine fast enough; the clock is only a backstop.
-    work = None if time_limit is None else [EXACT_SHARE * time_limit * LOOKUPS_PER_SECOND]
-    solves: dict[tuple, _Solve] = {}
-    found: dict[tuple[str, int], KingdomResult | float] = {}
+    work = None if time_limit is None else EXACT_SHARE * time_limit * LOOKUPS_PER_SECOND
+    side = [cell for cell in cells if cell[0] in SIDE_COLUMNS]
+    main = [cell for cell in cells if cell[0] not in SIDE_COLUMNS]
+    side_work = None if work is None else SIDE_SHARE * work
+    main_work = None if work is None else (1 - SIDE_SHARE) * work
     total = len(cells)
-    for done, cell in enumerate(cells):
-        if progress:
+    with _side_lane(side, states, keys, exact_end, side_work) as side_result:
+        found, solves = _exact_lane(main, states, keys, exact_end, main_work, progress, total)
+        side_found, side_solves, side_cuts = side_result()
+    if progress:
+        for done, cell in enumerate(side, start=len(main)):
             progress(done, total, *cell)
-        key = keys[cell]
-        solve = solves.setdefault(key, _Solve(make_solver()))
-        if not solve.started:
-            solve.started = True
-            if exact_end is not None:
-                waiting = {keys[c] for c in cells[done + 1 :] if _tier(keys[c]) == _tier(key)}
-                waiting -= {k for k, s in solves.items() if s.started}
-                solve.work = int(max(0.0, work[0]) / (len(waiting) + 1))
-                solve.deadline = exact_end
-        spent = solve.used
-        value = _exact(solve, states[cell], full=cell[0] == "all")
-        if work is not None:
-            work[0] -= solve.used - spent
-        if value is not None:
-            found[cell] = value
-        if all(keys[c] != key for c in cells[done + 1 :]) and cell[0] != "DHS":
-            solve.solver = None  # done with its memo; what it found stays
+    found.update(side_found)
     open_cells = [cell for cell in cells if cell not in found and cell not in bounds_only]
     queries: dict[tuple, list] = {}  # one estimate per (solve, target), shared by its cells
     for cell in open_cells:
@@ -295,11 +286,80 @@ def advise_visit(
         hand=hand,
         kingdoms=kingdoms,
         recommended=best,
-        solves=sum(s.needs is not None for s in solves.values()),
+        solves=sum(s.needs is not None for s in solves.values()) + side_solves,
         estimates=len(queries),
-        clock_cuts=sum(s.clock_cut for s in solves.values()) + sum(r.clock_cut for r in estimated),
+        clock_cuts=sum(s.clock_cut for s in solves.values()) + side_cuts + sum(r.clock_cut for r in estimated),
         seconds=time.perf_counter() - entered,
     )
+
+
+SIDE_COLUMNS = ("C", "D")
+"""The columns :func:`advise_visit` solves in a second process beside the others (on a machine
+with two cores or more): Military's and Commerce's solves, while this process solves the
+rest, ♦♥♠ among them (its memos start the estimates, forked from this process)."""
+SIDE_BY_SIDE = True
+"""Whether the side lane runs in a second process (with two cores or more), else after the main one."""
+SIDE_SHARE = 0.6
+"""The side lane's share of the exact solves' work (the main lane has the rest). On the first
+hands of deals 1, 2, 3 and 5 it gave the table of one lane in turn, or one with more exact cells
+(2026-12-01). In one lane ♦♥♠, which takes any work it is given, came after Military and
+Commerce and got what they left."""
+
+
+def _exact_lane(cells: list, states: dict, keys: dict, exact_end: float | None, work: float | None,
+                progress: Progress | None = None, total: int = 0) -> tuple[dict, dict]:
+    """Solve ``cells`` exactly in turn within ``work`` kernel lookups (None: no limit) and the
+    clock's backstop ``exact_end``: each solve, when it starts, gets an equal part of the work
+    left with the solves of its tier not started yet (:func:`_tier`). Returns the chances
+    found by cell and the solves by key."""
+    left = [work]
+    solves: dict[tuple, _Solve] = {}
+    found: dict[tuple[str, int], KingdomResult | float] = {}
+    for done, cell in enumerate(cells):
+        if progress:
+            progress(done, total, *cell)
+        key = keys[cell]
+        solve = solves.setdefault(key, _Solve(make_solver()))
+        if not solve.started:
+            solve.started = True
+            if work is not None:
+                waiting = {keys[c] for c in cells[done + 1 :] if _tier(keys[c]) == _tier(key)}
+                waiting -= {k for k, s in solves.items() if s.started}
+                solve.work = int(max(0.0, left[0]) / (len(waiting) + 1))
+                solve.deadline = exact_end
+        spent = solve.used
+        value = _exact(solve, states[cell], full=cell[0] == "all")
+        if work is not None:
+            left[0] -= solve.used - spent
+        if value is not None:
+            found[cell] = value
+        if all(keys[c] != key for c in cells[done + 1 :]) and cell[0] != "DHS":
+            solve.solver = None  # done with its memo; what it found stays
+    return found, solves
+
+
+def _side_solve(cells: list, states: dict, keys: dict, exact_end: float | None,
+                work: float | None) -> tuple[dict, int, int]:
+    """:func:`_exact_lane` of the side lane, as a worker returns it: the chances found, how
+    many solves ran and how many of them the clock stopped."""
+    found, solves = _exact_lane(cells, states, keys, exact_end, work)
+    return found, sum(s.needs is not None for s in solves.values()), sum(s.clock_cut for s in solves.values())
+
+
+@contextmanager
+def _side_lane(cells: list, states: dict, keys: dict, exact_end: float | None, work: float | None):
+    """Start the side lane's solves in a forked worker (in this process, after the main lane,
+    with one core); yields a function that waits for their result. The work of each lane is
+    fixed, so the table is the same whether the lanes run side by side or in turn."""
+    if not cells:
+        yield lambda: ({}, 0, 0)
+        return
+    if not SIDE_BY_SIDE or (os.cpu_count() or 1) < 2:
+        yield lambda: _side_solve(cells, states, keys, exact_end, work)
+        return
+    with process_pool(1, "fork") as pool:  # the worker inherits the loaded kernel
+        future = pool.submit(_side_solve, cells, states, keys, exact_end, work)
+        yield future.result
 
 
 PLANNING_COLUMNS = ("HS", "D", "C")
