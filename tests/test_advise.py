@@ -364,3 +364,24 @@ def test_the_two_lanes_of_exact_solves_give_the_same_table_side_by_side_or_in_tu
 
     assert table(side_by_side) == table(in_turn)
     assert side_by_side.solves == in_turn.solves
+
+
+def test_a_single_jacks_estimate_is_never_shown_below_the_exact_chance_with_no_ability() -> None:
+    """A player may always leave a Jack unused, so a Jack's column is at least the column with
+    none. Seen at the table (seed 8, --time-limit 0.5, a busy machine): Military's cells were
+    estimates of ~0% beside an exact 56% with no ability. Such a cell is now that proven bound."""
+    from search.tours.advice import _row_chances
+    from search.visit.position import KingdomResult
+
+    def estimate(value: float) -> KingdomResult:
+        return KingdomResult(value, None, (), None, (), (1.0,), 0, 0.0, estimate=True,
+                             interval=(0.0, 0.8), playouts=1)
+
+    found = {(column, 2): 0.56 for column in ("none", "H", "S", "HS", "DHS")}
+    found["C", 2] = estimate(0.0)  # below the exact chance with no ability
+    found["D", 2] = estimate(0.7)  # above it: stays an estimate, with the bound as its floor
+    found["jacks", 2] = found["all", 2] = estimate(0.5)
+    chances = dict(zip(COLUMNS, _row_chances(found, 2)))
+    assert (chances["C"].value, chances["C"].kind) == (0.56, "bound")
+    assert (chances["D"].value, chances["D"].kind, chances["D"].floor) == (0.7, "estimate", 0.56)
+    assert all(chances[c].value >= chances["none"].value for c in COLUMNS)

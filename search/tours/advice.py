@@ -68,6 +68,10 @@ cells from below: with every Jack a player can always play as if some were absen
 _ORDER = ("none", "H", "S", "HS", "C", "D", "DHS", "all", "jacks")
 
 SUBSETS = {
+    "H": ("none",),
+    "C": ("none",),
+    "S": ("none",),
+    "D": ("none",),
     "jacks": ("none", "H", "C", "S", "D", "HS", "DHS"),
     "all": ("none", "H", "C", "S", "D", "HS", "DHS", "jacks"),
 }
@@ -529,9 +533,10 @@ def _cell_chance(value: KingdomResult | float) -> Chance:
 
 
 def _row_chances(found: dict, position: int) -> tuple[Chance, ...]:
-    """One kingdom's chances in the order of :data:`COLUMNS`. A combined cell that is not
-    exact is never shown below an exact subset chance of the same row: it is the larger of
-    its estimate and that proven bound, and says which it is."""
+    """One kingdom's chances in the order of :data:`COLUMNS`. A cell that is not exact is never
+    shown below an exact chance of the same row with fewer abilities (:data:`SUBSETS`; a Jack's
+    column above the one with none): it is the larger of its estimate and that proven bound,
+    and says which it is."""
     solved = {
         c: _cell_chance(found[c, position])
         for c in (*COLUMNS, *BOUND_COLUMNS)
@@ -539,7 +544,7 @@ def _row_chances(found: dict, position: int) -> tuple[Chance, ...]:
     }
     cells = {c: solved[c] for c in COLUMNS}
     exact = {c: chance.value for c, chance in solved.items() if not chance.estimate}
-    for column in ("jacks", "all"):  # "all" contains "jacks": settle "jacks" first
+    for column in SUBSETS:  # "all" contains "jacks": settle "jacks" first
         cell = cells[column]
         if not cell.estimate:
             continue

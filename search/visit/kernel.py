@@ -847,7 +847,9 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
     keep = 0 if merge else -1
     base = meta[TOP]
     chosen, best = DEBATE, -1.0
-    if need >= 0:  # below 0 no option scores: the first one (a debate) is played
+    # below 0 no option scores, and with no ability a debate is the only option: either way the
+    # first option (a debate) is played, and scoring the options would only repeat lookups
+    if need >= 0 and abil != 0:
         for option in range(COMMERCE + 1):
             top, denominator, new_trump, rest, new_pool = _push_option(
                 option, hand, deck, disc, trump, abil, pool, merge, keep, stack, base
@@ -881,7 +883,7 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
         meta[LOOKUPS] += stack[i + 1]
         i += 2
         pick, pick_score = i, -1.0  # the best choice for ``need``, the first on ties
-        if need >= 0:
+        if need >= 0 and end - i > CHOICE:  # a lone choice is the pick: no lookup needed
             j = i
             while j < end:
                 h, d, x, won = stack[j], stack[j + 1], stack[j + 2], stack[j + 3]
