@@ -565,3 +565,70 @@ def test_a_second_supporter_of_a_suit_lends_the_ability_once_the_first_is_spent(
     text = console.export_text()
     assert "JC QC" in text and "JC KC" not in text
     assert parse_play("JC QC", visit) is not None
+
+
+class Deviator:
+    """A player of a seeded coached tour who follows the advice (Enter) but for deliberate
+    deviations: the kingdom with the lowest expected final score at the first choice, and at
+    the first ``plays`` prompts where the ranking shows an option whose chance is exact and at
+    least ``margin`` below the advice's exact chance, that option."""
+
+    def __init__(self, output: io.StringIO, plays: int = 2, margin: float = 0.05):
+        self.output, self.plays, self.margin = output, plays, margin
+        self.seen = 0
+        self.deviations: list[tuple[str, str]] = []  # (kind, what was typed)
+
+    def __call__(self, markup: str) -> str:
+        prompt = markup.replace("\\[", "[")
+        new = self.output.getvalue()[self.seen:]
+        self.seen = len(self.output.getvalue())
+        if prompt.startswith("Kingdom to visit") and not self.deviations:
+            values = re.findall(r"#(\d) (\d+\.\d+)", " ".join(new.split()))
+            worst = min(values, key=lambda value: float(value[1]))[0]
+            self.deviations.append(("kingdom", worst))
+            return worst
+        if prompt.startswith("Your play") and self.plays:
+            typed = self._worse_exact_option(new)
+            if typed:
+                self.plays -= 1
+                self.deviations.append(("play", typed))
+                return typed
+        return ""
+
+    def _worse_exact_option(self, shown: str) -> str | None:
+        """An exactly valued option well below the advice's exact chance, as the ranking shows it."""
+        rows = re.findall(r"^([* ])\s+(\S+(?: \d)?)\s{2,}.*?\s(\d+)%\s", shown, re.MULTILINE)
+        exact = {play: int(percent) for mark, play, percent in rows}
+        best = next((play for mark, play, _ in rows if mark == "*"), None)
+        if best is None or not re.search(rf"^\*\s+{re.escape(best)}\s.*\s\d+%\s", shown, re.MULTILINE):
+            return None
+        for play, percent in exact.items():
+            if play != best and exact[best] - percent >= 100 * self.margin:
+                return play
+        return None
+
+
+def test_a_coached_tour_with_deliberate_deviations_prices_each_of_them(tmp_path: Path) -> None:
+    """Issue 17, done when: a seeded coached tour played through the real prompt loop, following
+    the advice but for a worse kingdom and two worse plays. The review prices each deviation at
+    a positive cost in expected final score, and every decision that followed the advice costs
+    nothing; the summary's matched share counts them."""
+    from advisor.review import review_json
+
+    path = tmp_path / "deviations.json"
+    output = io.StringIO()
+    console = Console(file=output, width=100, color_system=None, highlight=False)
+    player = Deviator(output)
+    coach.run(path, 8, TourConfig(short=True), console, player, advice=True, time_limit=1.0, ascii=True)
+    text = output.getvalue()
+    (tmp_path / "coach.txt").write_text(text)  # what the player saw, for a failure
+    assert "Traceback" not in text
+    assert [kind for kind, _ in player.deviations] == ["kingdom", "play", "play"], player.deviations
+    data = review_json(load(path))
+    decisions = data["decisions"]
+    deviated = [d for d in decisions if not d["matched"]]
+    followed = [d for d in decisions if d["matched"]]
+    assert [d["kind"] for d in deviated][:1] == ["kingdom"] and len(deviated) == 3, deviated
+    assert all(d["cost"] > 0 and not d["noise"] for d in deviated), deviated
+    assert followed and all(d["cost"] == 0.0 for d in followed)
+    assert data["summary"]["matched_share"] == pytest.approx(len(followed) / len(decisions))
