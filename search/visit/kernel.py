@@ -906,6 +906,14 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
                 j += CHOICE
         h, d, x, won = stack[pick], stack[pick + 1], stack[pick + 2], stack[pick + 3]
         i = end
+        if rest == 0 and h != 0 and h & (h - 1) == 0:
+            # a lone last card and no ability: it wins with the share of the deck it beats,
+            # in closed form as in the values (not memoised, no debate walked)
+            lone[:] = 0.0
+            _fold_last_card(lone, h, d, x, new_trump, rest, 0)
+            total[won] += weight * lone[0]
+            total[won + 1] += weight * lone[1]
+            continue
         row = _dist(h, d, x, new_trump, rest, new_pool, need - won, depth + 1, mem, deadline)
         if row < 0:
             return row
