@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from rich import box
 from rich.console import Console, Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -54,7 +55,36 @@ def simulation_view(result: SimulationResult) -> Group:
         f"perfect tours {result.perfect} = {100 * rate:.2f}% "
         f"(95% Wilson CI {100 * rate_low:.2f}–{100 * rate_high:.2f}%)"
     )
-    return Group(table, summary)
+    return Group(table, summary, *kingdom_views([result]))
+
+
+def kingdom_views(results: list[SimulationResult]) -> list:
+    """Per policy, each kingdom's hit rate when visited (95% Wilson CI) and at which visit the
+    tours went there (share of the tours); a note for results saved without visits."""
+    views: list = []
+    for result in results:
+        if result.visits is None:
+            views.append(Text(f"{result.policy}: no visit records (a checkpoint saved before them)"))
+            continue
+        kingdoms = result.config.kingdoms
+        table = Table(title=f"{result.policy}: each kingdom when visited, and at which visit",
+                      box=box.SIMPLE_HEAD, padding=(0, 1))
+        short = result.config.short  # targets 2 4 6 8; on the standard tour kingdom n needs n
+        for column in ("kingdom", *(("target",) if short else ()), "visits", "hit %", "95% CI"):
+            table.add_column(column, justify="right")
+        for number in range(1, kingdoms + 1):
+            table.add_column(f"v{number}", justify="right")
+        order = result.visit_order()
+        for k, (visits, _, rate, low, high) in enumerate(result.kingdom_rates(), start=1):
+            shares = [f"{100 * n / result.tours:.0f}" if n else "" for n in order[k - 1]]
+            target = (str(result.config.target(k)),) if short else ()
+            rates = (f"{100 * rate:.1f}", f"{100 * low:.1f}–{100 * high:.1f}") if visits else ("–", "")
+            table.add_row(str(k), *target, str(visits), *rates, *shares)
+        views.append(table)
+    if any(result.visits is not None for result in results):
+        views.append(Text("hit %: the visits that won exactly the target (95% Wilson interval). "
+                          "vn: the tours whose n-th visit went to the kingdom, in % of all tours."))
+    return views
 
 
 def comparison_view(results: list[SimulationResult]) -> Group:
@@ -78,7 +108,7 @@ def comparison_view(results: list[SimulationResult]) -> Group:
         spread.add_column(result.policy, justify="right")
     for score in range(first.config.perfect_score + 1):
         spread.add_row(str(score), *(str(r.scores[score]) for r in results))
-    return Group(summary, spread)
+    return Group(summary, spread, *kingdom_views(results))
 
 
 @contextmanager

@@ -195,3 +195,37 @@ def test_resuming_another_batch_ends_with_one_error_line(monkeypatch, capsys, tm
     code, out, err = run_in_process(monkeypatch, capsys, [*base[:2], "4", *base[3:], "--resume"])
     assert_one_line_error(code, out, err)
     assert "another batch" in err
+
+
+def test_a_batch_records_each_kingdoms_hit_rate_and_the_visit_order(tmp_path: Path) -> None:
+    """Issue 17: every tour's visits are kept, (kingdom, hit) in order, through a checkpoint and
+    a resume; every visit but a tour's last is a hit (a miss ends the tour, §2.6); the per-kingdom
+    counts add up; a checkpoint saved before visits were recorded still resumes, without them."""
+    tours = CHUNK_TOURS + 5
+    path = tmp_path / "batch.json"
+    (whole,) = run_batch(["advisor-rule"], tours, 3, TourConfig(short=True), checkpoint=path)
+    assert len(whole.visits) == tours
+    for tour in whole.visits:
+        assert tour and all(hit for _, hit in tour[:-1])
+        assert len({k for k, _ in tour}) == len(tour)
+    rates = whole.kingdom_rates()
+    assert sum(n for n, *_ in rates) == sum(map(len, whole.visits))
+    assert all(low <= rate <= high for n, _, rate, low, high in rates if n)
+    order = whole.visit_order()
+    assert [sum(row[0] for row in order)] == [tours]  # every tour has a first visit
+    # advisor-rule never spends a supporter: a tour scores 2 a kingdom won (pledge and supporter)
+    by_hits = [0] * len(whole.scores)
+    for tour in whole.visits:
+        by_hits[2 * sum(hit for _, hit in tour)] += 1
+    assert tuple(by_hits) == whole.scores
+    data = json.loads(path.read_text())
+    first = min(data["chunks"])
+    data["chunks"] = {first: data["chunks"][first]}  # a kill after the first chunk
+    path.write_text(json.dumps(data))
+    (resumed,) = run_batch(["advisor-rule"], tours, 3, TourConfig(short=True), checkpoint=path, resume=True)
+    assert resumed == whole
+    del data["visits"]  # as an older version saved it
+    path.write_text(json.dumps(data))
+    (older,) = run_batch(["advisor-rule"], tours, 3, TourConfig(short=True), checkpoint=path, resume=True)
+    assert older.scores == whole.scores and older.visits is None
+    assert older.to_json()["kingdoms"] is None

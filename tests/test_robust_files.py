@@ -212,12 +212,16 @@ def _checkpoint_corruptions(good: str) -> dict[str, bytes]:
         "key garbled": changed(lambda d: d.update(chunks={"greedy:x-y": [3] * 25})),
         "past the batch": changed(lambda d: d.update(chunks={"greedy:50-75": [3] * 25})),
         "deep nesting": b"[" * 100_000,
+        "visits garbled": changed(lambda d: d["visits"].update({key: ["9+"] * 25})),
+        "a kingdom visited twice": changed(lambda d: d["visits"].update({key: ["1+1+"] * 25})),
+        "visits not a table": changed(lambda d: d.update(visits=[1, 2])),
     }
 
 
 @pytest.mark.parametrize("case", [
     "empty", "truncated", "NaN score", "score 99", "score a string", "too few scores",
-    "unknown policy", "key garbled", "past the batch", "deep nesting"])
+    "unknown policy", "key garbled", "past the batch", "deep nesting", "visits garbled",
+    "a kingdom visited twice", "visits not a table"])
 def test_a_damaged_checkpoint_is_refused_in_one_line_and_kept(
     monkeypatch, capsys, tmp_path, case: str
 ) -> None:

@@ -5,12 +5,16 @@ worker (see :mod:`search.tours.simulate`), so chunks can run in any order and an
 batch's result is the same. A *checkpoint* file (JSON) records the finished chunks: it is
 rewritten atomically (temp file, fsync, rename) after each one, so a batch killed at any
 moment resumes with ``resume=True`` and neither loses nor repeats a tour. It also records
-the batch's parameters; resuming with others is refused.
+the batch's parameters; resuming with others is refused. Beside each chunk's scores it keeps
+each tour's visits, (kingdom, hit its target) in order; a checkpoint saved before they were
+recorded still resumes, and its results then have none. A tour's visits are saved as a
+string, a kingdom's number and ``+`` (hit) or ``-`` a visit: ``"3+5-"``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import as_completed
 from pathlib import Path
@@ -40,14 +44,18 @@ class BatchInterrupted(KeyboardInterrupt):
         self.saved, self.total = saved, total
 
 
-def play_chunk(policy: str, config: TourConfig, seed: int, start: int, stop: int) -> list[int]:
-    """Scores of tours ``start .. stop - 1`` of the batch ``seed`` played by ``policy``."""
+def play_chunk(policy: str, config: TourConfig, seed: int, start: int,
+               stop: int) -> tuple[list[int], list[str]]:
+    """Scores of tours ``start .. stop - 1`` of the batch ``seed`` played by ``policy``, and
+    each tour's visits in order, as the checkpoint saves them (``"3+5-"``)."""
     player = make_policy(policy, config.first_edition)
-    scores = []
+    scores, visits = [], []
     for index in range(start, stop):
         deal = Deal(derive_seed(seed, index), config)
-        scores.append(play_tour(deal, player, Stream(seed, "policy", index)).score)
-    return scores
+        visited, hits = [], []
+        scores.append(play_tour(deal, player, Stream(seed, "policy", index), visited, hits).score)
+        visits.append("".join(f"{position}{'+' if hit else '-'}" for position, hit in zip(visited, hits)))
+    return scores, visits
 
 
 def run_batch(
@@ -70,7 +78,7 @@ def run_batch(
     params = {"policies": list(policies), "tours": tours, "seed": seed, "short": config.short,
               "published_rules": config.published_rules,
               "first_edition": config.first_edition, "chunk": CHUNK_TOURS}
-    done = _load(checkpoint, params) if (checkpoint and resume) else {}
+    done, visits = _load(checkpoint, params) if (checkpoint and resume) else ({}, {})
     if checkpoint and not resume and checkpoint.exists():
         raise BatchError(f"{checkpoint}: already exists; pass --resume to continue it")
     chunks = [
@@ -84,11 +92,12 @@ def run_batch(
         progress(finished, total)
     todo = [chunk for chunk in chunks if _key(*chunk) not in done]
 
-    def record(chunk: tuple, scores: list[int]) -> None:
+    def record(chunk: tuple, played: tuple[list[int], list]) -> None:
         nonlocal finished
+        scores, visits[_key(*chunk)] = played
         done[_key(*chunk)] = scores
         if checkpoint:
-            _save(checkpoint, params, done)
+            _save(checkpoint, params, done, visits)
         finished += len(scores)  # after the save: what an interrupt reports as saved
         if progress:
             progress(finished, total)
@@ -108,10 +117,14 @@ def run_batch(
     results = []
     for name in policies:
         counts = [0] * (config.perfect_score + 1)
-        for _, start, stop in (c for c in chunks if c[0] == name):
-            for score in done[_key(name, start, stop)]:
+        mine = [_key(*c) for c in chunks if c[0] == name]
+        for key in mine:
+            for score in done[key]:
                 counts[score] += 1
-        results.append(SimulationResult(tours, name, seed, config, tuple(counts)))
+        recorded = None  # each tour's visits, if every chunk has them
+        if all(key in visits for key in mine):
+            recorded = tuple(_decoded(tour) for key in mine for tour in visits[key])
+        results.append(SimulationResult(tours, name, seed, config, tuple(counts), recorded))
     return results
 
 
@@ -121,7 +134,7 @@ def _saved_tours(checkpoint: Path | None, params: dict, counted: int) -> int:
     if not checkpoint:
         return 0
     try:
-        return sum(map(len, _load(checkpoint, params).values()))
+        return sum(map(len, _load(checkpoint, params)[0].values()))
     except (BatchError, OSError, ValueError):
         return counted
 
@@ -130,9 +143,10 @@ def _key(policy: str, start: int, stop: int) -> str:
     return f"{policy}:{start}-{stop}"
 
 
-def _load(path: Path, params: dict) -> dict[str, list[int]]:
+def _load(path: Path, params: dict) -> tuple[dict[str, list[int]], dict[str, list]]:
+    """The chunks' scores and the visits of those that recorded them."""
     if not path.exists():
-        return {}
+        return {}, {}
     try:
         data = read_json(path, "checkpoint", MAX_CHECKPOINT_BYTES, 4)
     except UnreadableFileError as error:  # not a regular file, too large, not plain JSON
@@ -146,7 +160,26 @@ def _load(path: Path, params: dict) -> dict[str, list[int]]:
         _whole_chunk(key, scores, params) for key, scores in chunks.items()
     ):
         raise BatchError(f"{path}: its chunks are damaged")
-    return chunks
+    visits = data.get("visits", {})
+    if not isinstance(visits, dict):
+        raise BatchError(f"{path}: its visit records are damaged")
+    visits = {key: tours for key, tours in visits.items() if key in chunks}  # of a chunk kept
+    kingdoms = TourConfig(short=params["short"]).kingdoms
+    if not all(_whole_visits(tours, len(chunks[key]), kingdoms) for key, tours in visits.items()):
+        raise BatchError(f"{path}: its visit records are damaged")
+    return chunks, visits
+
+
+def _whole_visits(tours, count: int, kingdoms: int) -> bool:
+    """A chunk's visits as :func:`play_chunk` gives them: a string a tour, each kingdom once."""
+    return isinstance(tours, list) and len(tours) == count and all(
+        isinstance(tour, str) and re.fullmatch(rf"([1-{kingdoms}][+-])*", tour) is not None
+        and len(set(tour[::2])) == len(tour) // 2
+        for tour in tours)
+
+
+def _decoded(tour: str) -> tuple[tuple[int, bool], ...]:
+    return tuple((int(tour[i]), tour[i + 1] == "+") for i in range(0, len(tour), 2))
 
 
 def _whole_chunk(key: str, scores, params: dict) -> bool:
@@ -171,7 +204,7 @@ def _differences(saved, wanted: dict) -> str:
     return "different " + ", ".join(changed)
 
 
-def _save(path: Path, params: dict, chunks: dict) -> None:
+def _save(path: Path, params: dict, chunks: dict, visits: dict) -> None:
     """Write the checkpoint whole or not at all."""
-    text = json.dumps({"format": FORMAT, "params": params, "chunks": chunks}) + "\n"
+    text = json.dumps({"format": FORMAT, "params": params, "chunks": chunks, "visits": visits}) + "\n"
     write_atomically(path, lambda stream: stream.write(text.encode()))

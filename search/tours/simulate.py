@@ -39,10 +39,11 @@ def play_visit(visit: VisitState, policy: Policy, dealer: Dealer, rng: Stream) -
     return visit
 
 
-def play_tour(deal: Deal, policy: Policy, rng: Stream, visited: list[int] | None = None) -> TourState:
+def play_tour(deal: Deal, policy: Policy, rng: Stream, visited: list[int] | None = None,
+              hits: list[bool] | None = None) -> TourState:
     """Play a whole tour of ``deal``; returns the final tour state and appends each visit's
-    kingdom to ``visited``. A policy with a ``start_tour`` method is shown the deal first
-    (the hindsight bound)."""
+    kingdom to ``visited`` and whether it hit its target to ``hits``. A policy with a
+    ``start_tour`` method is shown the deal first (the hindsight bound)."""
     if hasattr(policy, "start_tour"):
         policy.start_tour(deal)
     tour = deal.tour()
@@ -53,6 +54,8 @@ def play_tour(deal: Deal, policy: Policy, rng: Stream, visited: list[int] | None
         if visited is not None:
             visited.append(position)
         visit = play_visit(start_visit(tour, hand, position), policy, deal.dealer(number), rng)
+        if hits is not None:
+            hits.append(visit.succeeded)
         tour = finish_visit(tour, visit, choose_turn_down(policy, tour, visit, rng))
     return tour
 
@@ -76,6 +79,28 @@ class SimulationResult:
     seed: int
     config: TourConfig
     scores: tuple[int, ...]  # scores[k] = tours scoring k, k = 0..perfect
+    visits: tuple[tuple[tuple[int, bool], ...], ...] | None = None
+    """Each tour's visits in order, (kingdom, hit its target); None when not recorded (a
+    checkpoint saved before they were)."""
+
+    def kingdom_rates(self) -> list[tuple[int, int, float, float, float]]:
+        """Per kingdom 1..n: (visits, hits, hit rate, its 95% Wilson interval): the chance of
+        winning the kingdom when it is visited."""
+        counts = [[0, 0] for _ in range(self.config.kingdoms)]
+        for tour in self.visits or ():
+            for position, hit in tour:
+                counts[position - 1][0] += 1
+                counts[position - 1][1] += hit
+        return [(n, h, h / n if n else 0.0, *wilson_interval(h, n)) for n, h in counts]
+
+    def visit_order(self) -> list[list[int]]:
+        """``order[k][v]``: the tours whose visit v + 1 went to kingdom k + 1."""
+        kingdoms = self.config.kingdoms
+        order = [[0] * kingdoms for _ in range(kingdoms)]
+        for tour in self.visits or ():
+            for number, (position, _) in enumerate(tour):
+                order[position - 1][number] += 1
+        return order
 
     @property
     def mean_score(self) -> tuple[float, float, float]:
@@ -110,6 +135,12 @@ class SimulationResult:
             "perfect_rate": round(rate, 6),
             "perfect_rate_ci": [round(rate_low, 6), round(rate_high, 6)],
             "scores": {str(k): n for k, n in enumerate(self.scores)},
+            "kingdoms": None if self.visits is None else [
+                {"kingdom": k, "target": self.config.target(k), "visits": n, "hits": h,
+                 "hit_rate": round(rate, 6), "hit_rate_ci": [round(low, 6), round(high, 6)],
+                 "visited_at": self.visit_order()[k - 1]}
+                for k, (n, h, rate, low, high) in enumerate(self.kingdom_rates(), start=1)
+            ],
         }
 
 
@@ -122,10 +153,13 @@ def simulate(
 ) -> SimulationResult:
     """Play ``tours`` seeded tours; ``progress`` is called with each finished count."""
     scores = [0] * (config.perfect_score + 1)
+    visits = []
     for index in range(tours):
         deal = Deal(derive_seed(seed, index), config)
-        final = play_tour(deal, policy, Stream(seed, "policy", index))
+        visited, hits = [], []
+        final = play_tour(deal, policy, Stream(seed, "policy", index), visited, hits)
         scores[final.score] += 1
+        visits.append(tuple(zip(visited, hits)))
         if progress is not None:
             progress(index + 1)
-    return SimulationResult(tours, policy.name, seed, config, tuple(scores))
+    return SimulationResult(tours, policy.name, seed, config, tuple(scores), tuple(visits))
