@@ -155,7 +155,8 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
         parts.append(
             Text(
                 f"{mark} marks a proven lower bound: the exact chance with fewer abilities "
-                "(a Jack left unused), which beat the fallback policy's estimate.",
+                "(a Jack left unused), shown where it beat the fallback policy's estimate "
+                "or that estimate's 95% interval spanned over 50 points.",
                 style="yellow",
             )
         )

@@ -249,10 +249,17 @@ def chance_text(chance: Chance, ascii: bool = False) -> str:
 
     >>> chance_text(Chance(0.92, bound=True, floor=0.92)), chance_text(Chance(0.997, bound=True))
     ('≥92%', '≥99%')
+    >>> chance_text(Chance(0.003, bound=True), ascii=True)  # not '>=<1%'
+    '>=0.3%'
     """
     if chance.kind != "bound" or chance.value >= 1 - 1e-9:  # a bound of 1 is the chance
         return percent_text(chance.value, chance.estimate, ascii)
-    text = "99%" if 0.995 <= chance.value < 1 - 1e-9 else percent_text(chance.value)
+    if 0.995 <= chance.value < 1 - 1e-9:
+        text = "99%"
+    elif 0 < chance.value < 0.005:
+        text = f"{max(100 * chance.value, 0.1):.1f}%"
+    else:
+        text = percent_text(chance.value)
     return (">=" if ascii else "≥") + text
 
 

@@ -369,19 +369,23 @@ def test_the_two_lanes_of_exact_solves_give_the_same_table_side_by_side_or_in_tu
 def test_a_single_jacks_estimate_is_never_shown_below_the_exact_chance_with_no_ability() -> None:
     """A player may always leave a Jack unused, so a Jack's column is at least the column with
     none. Seen at the table (seed 8, --time-limit 0.5, a busy machine): Military's cells were
-    estimates of ~0% beside an exact 56% with no ability. Such a cell is now that proven bound."""
+    estimates of ~0% beside an exact 56% with no ability. Such a cell is now that proven bound;
+    so is one whose estimate says little (advise of deal 5 at --time-limit 2.5: ≈85% from 4
+    playouts, 95% interval 1-100%, where the exact chance is 60%)."""
     from search.tours.advice import _row_chances
     from search.visit.position import KingdomResult
 
-    def estimate(value: float) -> KingdomResult:
+    def estimate(value: float, interval: tuple = (0.6, 0.8)) -> KingdomResult:
         return KingdomResult(value, None, (), None, (), (1.0,), 0, 0.0, estimate=True,
-                             interval=(0.0, 0.8), playouts=1)
+                             interval=interval, playouts=40)
 
     found = {(column, 2): 0.56 for column in ("none", "H", "S", "HS", "DHS")}
-    found["C", 2] = estimate(0.0)  # below the exact chance with no ability
+    found["C", 2] = estimate(0.0, (0.0, 0.1))  # below the exact chance with no ability
     found["D", 2] = estimate(0.7)  # above it: stays an estimate, with the bound as its floor
+    found["H", 2] = estimate(0.85, (0.01, 1.0))  # 4 playouts: an interval that says little
     found["jacks", 2] = found["all", 2] = estimate(0.5)
     chances = dict(zip(COLUMNS, _row_chances(found, 2)))
     assert (chances["C"].value, chances["C"].kind) == (0.56, "bound")
     assert (chances["D"].value, chances["D"].kind, chances["D"].floor) == (0.7, "estimate", 0.56)
+    assert (chances["H"].value, chances["H"].kind) == (0.56, "bound")
     assert all(chances[c].value >= chances["none"].value for c in COLUMNS)

@@ -552,11 +552,21 @@ def _row_chances(found: dict, position: int) -> tuple[Chance, ...]:
         floor = max(floor, cell.floor)  # the estimate's own base: an exactly solved restriction
         if column == "all" and cells["jacks"].kind != "estimate":
             floor = max(floor, cells["jacks"].value)
-        if floor >= cell.value:
+        if floor >= cell.value or _says_little(cell):
             cells[column] = Chance(floor, bound=True, floor=floor)
         else:
             cells[column] = replace(cell, floor=floor)
     return tuple(cells[c] for c in COLUMNS)
+
+
+WIDEST_SHOWN = 0.5
+"""An estimate whose 95% interval is wider than this says little (a handful of playouts when
+the work ran short): its cell shows the proven bound beneath it instead (seen: ≈85% from 4
+playouts, interval 1-100%, where the exact chance is 60%)."""
+
+
+def _says_little(cell: Chance) -> bool:
+    return cell.interval is not None and cell.interval[1] - cell.interval[0] > WIDEST_SHOWN
 
 
 def _exact(solve: _Solve, position: Position, full: bool) -> KingdomResult | float | None:
