@@ -1,0 +1,102 @@
+"""Calibration of the tour value (issue 17): the value the planner predicts at the start of
+each tour of a batch against the score the policy then made.
+
+Reads a ``simulate --checkpoint`` file (its deals are ``derive_seed(seed, i)``, see
+:mod:`search.tours.simulate`). For every finished tour of ``--policy`` it prices the fresh
+tour of that deal's layout with the planning model the policy plans with (``advisor`` the full
+model, the others the quick one), before any hand is seen, and prints:
+
+- the mean predicted value with the 95% interval of its sampling error (the bootstrap over the
+  table's hands, averaged over the tours: the error every tour shares);
+- the mean realised score with its 95% interval over the tours;
+- the mean paired difference (realised less predicted) with its 95% interval: the model's
+  error, which the two intervals above do not contain if it is larger than they are;
+- with visit records (checkpoints from 2026-12-01 on), per kingdom: how often it was visited,
+  its hit rate when visited (95% Wilson interval).
+
+    python examples/calibration.py CHECKPOINT --policy advisor-quick
+    python examples/calibration.py OLD_CHECKPOINT --policy advisor --model quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from search.game import Deal, TourConfig, derive_seed
+from search.infra import mean_interval, read_json, wilson_interval
+from search.tours.planning import PLANNING_SETS, QUICK_SETS, TourPlanner
+
+FULL_MODEL_POLICIES = ("advisor",)
+
+
+def tours_of(checkpoint: dict, policy: str) -> dict[int, tuple[int, str | None]]:
+    """Tour index -> (score, its visits as saved, or None) for ``policy``'s finished chunks."""
+    found = {}
+    for key, scores in checkpoint["chunks"].items():
+        name, _, span = key.rpartition(":")
+        if name != policy:
+            continue
+        start = int(span.partition("-")[0])
+        visits = checkpoint.get("visits", {}).get(key) or [None] * len(scores)
+        for offset, (score, tour) in enumerate(zip(scores, visits)):
+            found[start + offset] = (score, tour)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkpoint", type=Path)
+    parser.add_argument("--policy", required=True)
+    parser.add_argument("--model", choices=["full", "quick"],
+                        help="planning model (default: the policy's; a checkpoint saved under a "
+                             "policy's former name may need it)")
+    args = parser.parse_args()
+    checkpoint = read_json(args.checkpoint, "checkpoint", 256 * 1024 * 1024, 6)
+    params = checkpoint["params"]
+    config = TourConfig(short=params["short"], published_rules=params["published_rules"])
+    tours = tours_of(checkpoint, args.policy)
+    if not tours:
+        raise SystemExit(f"{args.checkpoint}: no finished tour of {args.policy}")
+    full = args.model == "full" if args.model else args.policy in FULL_MODEL_POLICIES
+    sets = PLANNING_SETS if full else QUICK_SETS
+    planner = TourPlanner(sets=sets)
+    predicted, lows, highs, realised = [], [], [], []
+    for index in sorted(tours):
+        tour = Deal(derive_seed(params["seed"], index), config).tour()
+        value = planner.value(planner.kingdoms_of(tour))
+        predicted.append(value.value)
+        lows.append(value.low)
+        highs.append(value.high)
+        realised.append(tours[index][0])
+    count = len(realised)
+    model = "full" if sets == PLANNING_SETS else "quick"
+    print(f"{args.policy}, {count} {'short' if config.short else 'standard'} tours of seed "
+          f"{params['seed']}, {model} planning model")
+    print(f"predicted  {statistics.mean(predicted):.3f} (95% CI of the model's sampling "
+          f"{statistics.mean(lows):.3f}-{statistics.mean(highs):.3f})")
+    mean, low, high = mean_interval(realised)
+    print(f"realised   {mean:.3f} (95% CI {low:.3f}-{high:.3f})")
+    mean, low, high = mean_interval([r - p for r, p in zip(realised, predicted)])
+    print(f"difference {mean:+.3f} (95% CI {low:+.3f} to {high:+.3f}), realised less predicted")
+    recorded = [tours[i][1] for i in sorted(tours) if tours[i][1] is not None]
+    if len(recorded) < count:
+        print(f"visit records: {len(recorded)} of {count} tours (older checkpoints have none)")
+    if recorded:
+        counts = [[0, 0] for _ in range(config.kingdoms)]
+        for visits in recorded:
+            for i in range(0, len(visits), 2):
+                counts[int(visits[i]) - 1][0] += 1
+                counts[int(visits[i]) - 1][1] += visits[i + 1] == "+"
+        for kingdom, (n, hits) in enumerate(counts, start=1):
+            low, high = wilson_interval(hits, n)
+            rate = f"{100 * hits / n:5.1f}% ({100 * low:.1f}-{100 * high:.1f}%)" if n else "-"
+            print(f"kingdom {kingdom} (target {config.target(kingdom)}): {n} visits, hit {rate}")
+
+
+if __name__ == "__main__":
+    main()
