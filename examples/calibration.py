@@ -12,7 +12,8 @@ model, the others the quick one), before any hand is seen, and prints:
 - the mean paired difference (realised less predicted) with its 95% interval: the model's
   error, which the two intervals above do not contain if it is larger than they are;
 - with visit records (checkpoints from 2026-12-01 on), per kingdom: how often it was visited,
-  its hit rate when visited (95% Wilson interval).
+  its hit rate when visited (95% Wilson interval) and, for a planning policy, the mean planning
+  chance it chose those visits by: the model's error visit by visit.
 
     python examples/calibration.py CHECKPOINT --policy advisor-quick
     python examples/calibration.py OLD_CHECKPOINT --policy advisor --model quick
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from search.game import Deal, TourConfig, derive_seed
 from search.infra import mean_interval, read_json, wilson_interval
+from search.tours.batch import decoded_visits
 from search.tours.planning import PLANNING_SETS, QUICK_SETS, TourPlanner
 
 FULL_MODEL_POLICIES = ("advisor",)
@@ -87,15 +89,20 @@ def main() -> None:
     if len(recorded) < count:
         print(f"visit records: {len(recorded)} of {count} tours (older checkpoints have none)")
     if recorded:
-        counts = [[0, 0] for _ in range(config.kingdoms)]
+        by_kingdom: dict[int, list[tuple[bool, float | None]]] = {}
         for visits in recorded:
-            for i in range(0, len(visits), 2):
-                counts[int(visits[i]) - 1][0] += 1
-                counts[int(visits[i]) - 1][1] += visits[i + 1] == "+"
-        for kingdom, (n, hits) in enumerate(counts, start=1):
-            low, high = wilson_interval(hits, n)
-            rate = f"{100 * hits / n:5.1f}% ({100 * low:.1f}-{100 * high:.1f}%)" if n else "-"
-            print(f"kingdom {kingdom} (target {config.target(kingdom)}): {n} visits, hit {rate}")
+            for kingdom, hit, chance in decoded_visits(visits):
+                by_kingdom.setdefault(kingdom, []).append((hit, chance))
+        for kingdom in range(1, config.kingdoms + 1):
+            rows = by_kingdom.get(kingdom, [])
+            hits = sum(hit for hit, _ in rows)
+            low, high = wilson_interval(hits, len(rows))
+            rate = f"{100 * hits / len(rows):5.1f}% ({100 * low:.1f}-{100 * high:.1f}%)" if rows else "-"
+            line = f"kingdom {kingdom} (target {config.target(kingdom)}): {len(rows)} visits, hit {rate}"
+            chances = [chance for _, chance in rows if chance is not None]
+            if chances:  # the model's chance of the visits it chose, against what they did
+                line += f"; planning chance {100 * statistics.mean(chances):.1f}% on average"
+            print(line)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from search.game.cards import KINGS, Suit
 from search.game.deal import Deal, Stream, derive_seed
 from search.game.rules import apply_action, apply_chance, legal_actions
 from search.game.tour import TourConfig, finish_visit, start_visit, tour_between_visits
-from search.tours.batch import CHUNK_TOURS, BatchError, run_batch
+from search.tours.batch import CHUNK_TOURS, BatchError, decoded_visits, run_batch
 from search.tours.planning import PLANNING_SETS, QUICK_SETS, WIN_POINTS, PlanningTable, TourPlanner
 from search.tours.planning_policy import PlanningPolicy
 from search.visit.position import make_position
@@ -198,9 +198,10 @@ def test_resuming_another_batch_ends_with_one_error_line(monkeypatch, capsys, tm
 
 
 def test_a_batch_records_each_kingdoms_hit_rate_and_the_visit_order(tmp_path: Path) -> None:
-    """Issue 17: every tour's visits are kept, (kingdom, hit) in order, through a checkpoint and
-    a resume; every visit but a tour's last is a hit (a miss ends the tour, §2.6); the per-kingdom
-    counts add up; a checkpoint saved before visits were recorded still resumes, without them."""
+    """Issue 17: every tour's visits are kept, (kingdom, hit, the planning chance it was chosen
+    by) in order, through a checkpoint and a resume; every visit but a tour's last is a hit (a
+    miss ends the tour, §2.6); the per-kingdom counts add up; a checkpoint saved before visits
+    were recorded still resumes, without them."""
     tours = CHUNK_TOURS + 5
     path = tmp_path / "batch.json"
     (whole,) = run_batch(["advisor-rule"], tours, 3, TourConfig(short=True), checkpoint=path)
@@ -219,6 +220,8 @@ def test_a_batch_records_each_kingdoms_hit_rate_and_the_visit_order(tmp_path: Pa
         by_hits[2 * sum(hit for _, hit in tour)] += 1
     assert tuple(by_hits) == whole.scores
     data = json.loads(path.read_text())
+    saved = [visit for tours in data["visits"].values() for tour in tours for visit in decoded_visits(tour)]
+    assert saved and all(chance is not None and 0 <= chance <= 1 for _, _, chance in saved)  # chosen by
     first = min(data["chunks"])
     data["chunks"] = {first: data["chunks"][first]}  # a kill after the first chunk
     path.write_text(json.dumps(data))

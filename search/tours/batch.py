@@ -8,7 +8,8 @@ moment resumes with ``resume=True`` and neither loses nor repeats a tour. It als
 the batch's parameters; resuming with others is refused. Beside each chunk's scores it keeps
 each tour's visits, (kingdom, hit its target) in order; a checkpoint saved before they were
 recorded still resumes, and its results then have none. A tour's visits are saved as a
-string, a kingdom's number and ``+`` (hit) or ``-`` a visit: ``"3+5-"``.
+string, a kingdom's number and ``+`` (hit) or ``-`` a visit, then the planning chance the
+policy chose it by if it has one: ``"3+5-"``, ``"3+0.9312 5-0.4071"`` without the space.
 """
 
 from __future__ import annotations
@@ -52,9 +53,11 @@ def play_chunk(policy: str, config: TourConfig, seed: int, start: int,
     scores, visits = [], []
     for index in range(start, stop):
         deal = Deal(derive_seed(seed, index), config)
-        visited, hits = [], []
-        scores.append(play_tour(deal, player, Stream(seed, "policy", index), visited, hits).score)
-        visits.append("".join(f"{position}{'+' if hit else '-'}" for position, hit in zip(visited, hits)))
+        visited, hits, chances = [], [], []
+        scores.append(play_tour(deal, player, Stream(seed, "policy", index), visited, hits, chances).score)
+        visits.append("".join(
+            f"{position}{'+' if hit else '-'}{'' if chance is None else f'{chance:.4f}'}"
+            for position, hit, chance in zip(visited, hits, chances)))
     return scores, visits
 
 
@@ -173,13 +176,26 @@ def _load(path: Path, params: dict) -> tuple[dict[str, list[int]], dict[str, lis
 def _whole_visits(tours, count: int, kingdoms: int) -> bool:
     """A chunk's visits as :func:`play_chunk` gives them: a string a tour, each kingdom once."""
     return isinstance(tours, list) and len(tours) == count and all(
-        isinstance(tour, str) and re.fullmatch(rf"([1-{kingdoms}][+-])*", tour) is not None
-        and len(set(tour[::2])) == len(tour) // 2
-        for tour in tours)
+        isinstance(tour, str) and _well_formed(tour, kingdoms) for tour in tours)
+
+
+def _well_formed(tour: str, kingdoms: int) -> bool:
+    if re.fullmatch(rf"(?:[1-{kingdoms}][+-](?:[01]\.\d{{4}})?)*", tour) is None:
+        return False
+    visits = decoded_visits(tour)
+    return len({k for k, _, _ in visits}) == len(visits) and all(c is None or c <= 1 for _, _, c in visits)
+
+
+VISIT = re.compile(r"([1-8])([+-])((?:[01]\.\d{4})?)")
+
+
+def decoded_visits(tour: str) -> list[tuple[int, bool, float | None]]:
+    """A saved tour's visits: (kingdom, hit, the planning chance it was chosen by or None)."""
+    return [(int(k), hit == "+", float(chance) if chance else None) for k, hit, chance in VISIT.findall(tour)]
 
 
 def _decoded(tour: str) -> tuple[tuple[int, bool], ...]:
-    return tuple((int(tour[i]), tour[i + 1] == "+") for i in range(0, len(tour), 2))
+    return tuple((k, hit) for k, hit, _ in decoded_visits(tour))
 
 
 def _whole_chunk(key: str, scores, params: dict) -> bool:

@@ -77,6 +77,7 @@ class PlanningPolicy:
         choices = self.planner.after_choice(tour, hand)
         self.reset_visit()
         position = max(tour.unvisited, key=lambda p: (choices[p][1].value, -p))
+        self.chosen_chance = choices[position][0]  # the planning chance it chose by (calibration)
         kingdoms = self.planner.kingdoms_of(tour)
         index = tour.unvisited.index(position)
         rest = self.planner.value(kingdoms[:index] + kingdoms[index + 1:]).value

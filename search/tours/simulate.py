@@ -40,10 +40,11 @@ def play_visit(visit: VisitState, policy: Policy, dealer: Dealer, rng: Stream) -
 
 
 def play_tour(deal: Deal, policy: Policy, rng: Stream, visited: list[int] | None = None,
-              hits: list[bool] | None = None) -> TourState:
+              hits: list[bool] | None = None, chances: list | None = None) -> TourState:
     """Play a whole tour of ``deal``; returns the final tour state and appends each visit's
-    kingdom to ``visited`` and whether it hit its target to ``hits``. A policy with a
-    ``start_tour`` method is shown the deal first (the hindsight bound)."""
+    kingdom to ``visited``, whether it hit its target to ``hits`` and the planning chance the
+    policy chose it by (its ``chosen_chance``, None without one) to ``chances``. A policy with
+    a ``start_tour`` method is shown the deal first (the hindsight bound)."""
     if hasattr(policy, "start_tour"):
         policy.start_tour(deal)
     tour = deal.tour()
@@ -53,6 +54,8 @@ def play_tour(deal: Deal, policy: Policy, rng: Stream, visited: list[int] | None
         position = policy.choose_kingdom(tour, hand, rng)
         if visited is not None:
             visited.append(position)
+        if chances is not None:
+            chances.append(getattr(policy, "chosen_chance", None))
         visit = play_visit(start_visit(tour, hand, position), policy, deal.dealer(number), rng)
         if hits is not None:
             hits.append(visit.succeeded)
