@@ -316,7 +316,7 @@ def _exact_lane(cells: list, states: dict, keys: dict, exact_end: float | None, 
     clock's backstop ``exact_end``: each solve, when it starts, gets an equal part of the work
     left with the solves of its tier not started yet (:func:`_tier`). Returns the chances
     found by cell and the solves by key."""
-    left = [work]
+    left = work
     solves: dict[tuple, _Solve] = {}
     found: dict[tuple[str, int], KingdomResult | float] = {}
     for done, cell in enumerate(cells):
@@ -329,12 +329,12 @@ def _exact_lane(cells: list, states: dict, keys: dict, exact_end: float | None, 
             if work is not None:
                 waiting = {keys[c] for c in cells[done + 1 :] if _tier(keys[c]) == _tier(key)}
                 waiting -= {k for k, s in solves.items() if s.started}
-                solve.work = int(max(0.0, left[0]) / (len(waiting) + 1))
+                solve.work = int(max(0.0, left) / (len(waiting) + 1))
                 solve.deadline = exact_end
         spent = solve.used
         value = _exact(solve, states[cell], full=cell[0] == "all")
-        if work is not None:
-            left[0] -= solve.used - spent
+        if left is not None:
+            left -= solve.used - spent
         if value is not None:
             found[cell] = value
         if all(keys[c] != key for c in cells[done + 1 :]) and cell[0] != "DHS":
@@ -544,11 +544,11 @@ def _row_chances(found: dict, position: int) -> tuple[Chance, ...]:
     }
     cells = {c: solved[c] for c in COLUMNS}
     exact = {c: chance.value for c, chance in solved.items() if not chance.estimate}
-    for column in SUBSETS:  # "all" contains "jacks": settle "jacks" first
+    for column, subsets in SUBSETS.items():  # "all" contains "jacks": settle "jacks" first
         cell = cells[column]
         if not cell.estimate:
             continue
-        floor = max((exact[c] for c in SUBSETS[column] if c in exact), default=cell.floor)
+        floor = max((exact[c] for c in subsets if c in exact), default=cell.floor)
         floor = max(floor, cell.floor)  # the estimate's own base: an exactly solved restriction
         if column == "all" and cells["jacks"].kind != "estimate":
             floor = max(floor, cells["jacks"].value)
