@@ -232,3 +232,23 @@ def test_a_batch_records_each_kingdoms_hit_rate_and_the_visit_order(tmp_path: Pa
     (older,) = run_batch(["advisor-rule"], tours, 3, TourConfig(short=True), checkpoint=path, resume=True)
     assert older.scores == whole.scores and older.visits is None
     assert older.to_json()["kingdoms"] is None
+
+
+def test_an_uplift_calibrates_the_chances_and_widens_the_interval_by_its_error() -> None:
+    """Issue 17: the planner may take a calibration of its chances against a policy's play,
+    chance = c + u (1 - c) by target. u = 0 changes nothing; u = 1 makes every visit a win (a
+    short tour then scores 8); a fit whose resamples spread widens the value's interval."""
+    from search.tours.planning import BOOTSTRAP, Uplift
+
+    tour = Deal(5, TourConfig(short=True)).tour()
+    plain = TourPlanner(sets=QUICK_SETS)
+    kingdoms = plain.kingdoms_of(tour)
+    base = plain.value(kingdoms)
+    none = TourPlanner(sets=QUICK_SETS, uplift=Uplift({t: (0.0,) for t in (2, 4, 6, 8)}))
+    assert none.value(kingdoms) == base
+    sure = TourPlanner(sets=QUICK_SETS, uplift=Uplift({t: (1.0,) for t in (2, 4, 6, 8)}))
+    assert sure.value(kingdoms).value == pytest.approx(8.0)
+    spread = tuple([0.2] + [0.1 + 0.2 * (i % 2) for i in range(BOOTSTRAP)])
+    fitted = TourPlanner(sets=QUICK_SETS, uplift=Uplift({t: spread for t in (2, 4, 6, 8)})).value(kingdoms)
+    assert fitted.value > base.value
+    assert fitted.high - fitted.low > base.high - base.low

@@ -238,18 +238,46 @@ def default_table(sets: tuple = PLANNING_SETS) -> PlanningTable:
     return table
 
 
+@dataclass(frozen=True)
+class Uplift:
+    """A calibration of the planning chance against a policy's play: chance = c + u (1 - c)
+    for a kingdom of target t, ``u = shares[t][0]`` fitted to the policy's visits and
+    ``shares[t][1:]`` its bootstrap resamples (``examples/calibration.py``). A target without
+    a fit keeps c (u = 0)."""
+
+    shares: dict[int, tuple[float, ...]]
+
+    def column(self, target: int) -> np.ndarray:
+        """u for each column of :meth:`TourPlanner.values` (the fit, then one resample each)."""
+        fitted = self.shares.get(target)
+        if fitted is None:
+            return np.zeros(BOOTSTRAP + 1)
+        return np.resize(np.asarray(fitted, dtype=float), BOOTSTRAP + 1)
+
+
 class TourPlanner:
     """Tour values over a set of unvisited kingdoms, from a :class:`PlanningTable`."""
 
     def __init__(self, table: PlanningTable | None = None, objective: str = "score",
-                 sets: tuple = PLANNING_SETS) -> None:
+                 sets: tuple = PLANNING_SETS, uplift: Uplift | None = None) -> None:
         """``table``, or else the shipped one of ``sets`` (:data:`PLANNING_SETS`, or
-        :data:`QUICK_SETS` for the quick model)."""
+        :data:`QUICK_SETS` for the quick model). ``uplift``: a calibration of the chances
+        against a policy's play; its resamples then widen each value's interval by the fit's
+        error beside the hands' sampling."""
         if objective not in ("score", "perfect"):
             raise ValueError(f"unknown objective {objective!r}: choose score or perfect")
         self.table = table or default_table(tuple(sets))
         self.objective = objective
+        self.uplift = uplift
         self._values: dict[tuple, np.ndarray] = {}
+
+    def _calibrated(self, chance: np.ndarray, target: int) -> np.ndarray:
+        """``chance`` (columns as in :meth:`values`) with the uplift of ``target`` applied."""
+        if self.uplift is None:
+            return chance
+        share = self.uplift.column(target)
+        share = share.reshape((-1,) + (1,) * (chance.ndim - 1)) if chance.ndim > 1 else share
+        return chance + share * (1 - chance)
 
     def kingdoms_of(self, tour: TourState) -> tuple[tuple[int, int], ...]:
         """The unvisited kingdoms as (trump, target) pairs, left to right."""
@@ -276,6 +304,7 @@ class TourPlanner:
                 trump, target = key[i]
                 others = frozenset(key[j][0] for j in members if j != i)
                 chance = self.table.chances(trump, others)[:, target][draws]  # [resample, hand]
+                chance = self._calibrated(chance, target)
                 value = chance * (gain + values[subset & ~(1 << i)][:, None])
                 best = value if best is None else np.maximum(best, value)
             values[subset] = best.mean(axis=1)
@@ -308,7 +337,7 @@ class TourPlanner:
             else:
                 chance = self.table.chance(hand, trump, others)[target]
             rest = values[full & ~(1 << rank)]
-            column = chance * (gain + rest)
+            column = self._calibrated(np.full(BOOTSTRAP + 1, chance), target) * (gain + rest)
             base = 0 if self.objective == "perfect" else tour.score
             result[position] = (chance, self._with_interval(column, base))
         return result
