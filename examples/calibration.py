@@ -17,11 +17,14 @@ model, the others the quick one), before any hand is seen, and prints:
 
     python examples/calibration.py CHECKPOINT --policy advisor-quick
     python examples/calibration.py OLD_CHECKPOINT --policy advisor --model quick
+    python examples/calibration.py CHECKPOINT --policy advisor --fit uplift.json
+    python examples/calibration.py OTHER_CHECKPOINT --policy advisor --uplift uplift.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 from pathlib import Path
@@ -31,9 +34,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from search.game import Deal, TourConfig, derive_seed
-from search.infra import mean_interval, read_json, wilson_interval
+from search.infra import mean_interval, read_json, wilson_interval, write_atomically
 from search.tours.batch import decoded_visits
-from search.tours.planning import PLANNING_SETS, QUICK_SETS, TourPlanner
+from search.tours.planning import BOOTSTRAP, PLANNING_SETS, QUICK_SETS, TourPlanner, Uplift
 
 FULL_MODEL_POLICIES = ("advisor",)
 
@@ -56,6 +59,13 @@ def uplift(visits: list[tuple[bool, float]]) -> tuple[float, float, float]:
     """The share u of the chance the model leaves out, fitted to ``visits`` (hit, planning
     chance) by maximum likelihood of hit ~ Bernoulli(c + u (1 - c)), with a 95% bootstrap
     interval: how far the play beats the model on these visits."""
+    fitted, resampled = uplift_resamples(visits)
+    low, high = np.percentile(resampled, [2.5, 97.5])
+    return fitted, float(low), float(high)
+
+
+def uplift_resamples(visits: list[tuple[bool, float]], count: int = 200) -> tuple[float, list[float]]:
+    """The fitted u of :func:`uplift` and ``count`` bootstrap resamples of it."""
     hits = np.array([hit for hit, _ in visits], dtype=float)
     chances = np.clip(np.array([c for _, c in visits]), 0.0, 1.0)
     grid = np.linspace(0.0, 1.0, 1001)
@@ -65,15 +75,18 @@ def uplift(visits: list[tuple[bool, float]]) -> tuple[float, float, float]:
         return float(grid[np.argmax((h * np.log(p) + (1 - h) * np.log(1 - p)).sum(axis=1))])
 
     rng = np.random.default_rng(0)
-    resampled = [fit(hits[i], chances[i]) for i in (rng.integers(0, len(hits), len(hits)) for _ in range(200))]
-    low, high = np.percentile(resampled, [2.5, 97.5])
-    return fit(hits, chances), float(low), float(high)
+    resampled = [fit(hits[i], chances[i]) for i in (rng.integers(0, len(hits), len(hits)) for _ in range(count))]
+    return fit(hits, chances), resampled
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkpoint", type=Path)
     parser.add_argument("--policy", required=True)
+    parser.add_argument("--fit", type=Path, help="write each target's uplift (fit and "
+                        "bootstrap resamples) to this file, for --uplift")
+    parser.add_argument("--uplift", type=Path, help="predict with the planning chances "
+                        "calibrated by this fit (interval: hands' sampling and the fit's error)")
     parser.add_argument("--model", choices=["full", "quick"],
                         help="planning model (default: the policy's; a checkpoint saved under a "
                              "policy's former name may need it)")
@@ -86,7 +99,7 @@ def main() -> None:
         raise SystemExit(f"{args.checkpoint}: no finished tour of {args.policy}")
     full = args.model == "full" if args.model else args.policy in FULL_MODEL_POLICIES
     sets = PLANNING_SETS if full else QUICK_SETS
-    planner = TourPlanner(sets=sets)
+    planner = TourPlanner(sets=sets, uplift=Uplift.load(args.uplift) if args.uplift else None)
     predicted, lows, highs, realised = [], [], [], []
     for index in sorted(tours):
         tour = Deal(derive_seed(params["seed"], index), config).tour()
@@ -99,7 +112,8 @@ def main() -> None:
     model = "full" if sets == PLANNING_SETS else "quick"
     print(f"{args.policy}, {count} {'short' if config.short else 'standard'} tours of seed "
           f"{params['seed']}, {model} planning model")
-    print(f"predicted  {statistics.mean(predicted):.3f} (95% CI of the model's sampling "
+    error = "the hands' sampling and the fit's error" if args.uplift else "the hands' sampling"
+    print(f"predicted  {statistics.mean(predicted):.3f} (95% CI of {error}: "
           f"{statistics.mean(lows):.3f}-{statistics.mean(highs):.3f})")
     mean, low, high = mean_interval(realised)
     print(f"realised   {mean:.3f} (95% CI {low:.3f}-{high:.3f})")
@@ -127,6 +141,20 @@ def main() -> None:
             print(line)
         print("uplift u: the fit of chance = c + u (1 - c) to the visits, c the planning chance "
               "(maximum likelihood; 95% interval from 200 bootstrap resamples of the visits)")
+        if args.fit:
+            by_target: dict[int, list] = {}
+            for kingdom, rows in by_kingdom.items():
+                by_target.setdefault(config.target(kingdom), []).extend(
+                    (hit, chance) for hit, chance in rows if chance is not None)
+            shares = {}
+            for target, visits in sorted(by_target.items()):
+                fitted, resampled = uplift_resamples(visits)
+                shares[str(target)] = [fitted, *resampled[:BOOTSTRAP]]
+            text = json.dumps({"policy": args.policy, "model": "full" if full else "quick",
+                               "checkpoint": str(args.checkpoint), "tours": count,
+                               "shares": shares}, indent=1)
+            write_atomically(args.fit, lambda stream: stream.write((text + "\n").encode()))
+            print(f"wrote {args.fit}: the uplift of targets {', '.join(shares)}")
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from ..game import CARDS, FULL_MASK, CardSet, Stream, TourState
-from ..infra import write_atomically
+from ..infra import read_json, write_atomically
 
 TABLE_HANDS = 256
 """Sampled hands in a planning table: the bootstrap interval shrinks as one over its root."""
@@ -246,6 +246,12 @@ class Uplift:
     a fit keeps c (u = 0)."""
 
     shares: dict[int, tuple[float, ...]]
+
+    @classmethod
+    def load(cls, path: Path) -> Uplift:
+        """A fit saved by ``examples/calibration.py --fit``."""
+        data = read_json(path, "uplift file", 1 << 20, 4)
+        return cls({int(t): tuple(float(u) for u in shares) for t, shares in data["shares"].items()})
 
     def column(self, target: int) -> np.ndarray:
         """u for each column of :meth:`TourPlanner.values` (the fit, then one resample each)."""
