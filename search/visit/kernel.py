@@ -776,10 +776,12 @@ def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
 
 @njit(cache=True, inline="always")
 def _dist_views(mem):
-    """The distribution memo from ``mem`` (after the arrays of :func:`_views`)."""
+    """The distribution memo from ``mem`` (after the arrays of :func:`_views`), and the
+    distribution walk's scratch: a row of partial totals a depth."""
     dtable = numba.carray(pointer(mem[9]), (mem[10], 2), np.int64)
     dvals = numba.carray(pointer(mem[11]), (mem[12], DIST_WIDTH), np.float64)
-    return dtable, dvals
+    totals = numba.carray(pointer(mem[13]), (mem[6], DIST_WIDTH), np.float64)
+    return dtable, dvals, totals
 
 
 @njit(cache=True)
@@ -828,7 +830,7 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
     if hand == 0:
         return TERMINAL_ROW
     table, vals, meta, scratch, stack = _views(mem)
-    dtable, dvals = _dist_views(mem)
+    dtable, dvals, totals = _dist_views(mem)
     disc, pool = _normalise(hand, deck, disc, abil, pool)
     need = max(need, -1)
     k0, k1 = _key(hand, deck, disc, trump, abil, pool)
@@ -875,7 +877,8 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
     meta[TOP] = top
     bits = meta[BITS]
     lone = scratch[depth, 0]
-    total = np.zeros(DIST_WIDTH)
+    total = totals[depth]  # this node's row of the scratch, not an allocation per node
+    total[:] = 0.0
     i = base
     while i < top:
         weight = stack[i] / denominator
@@ -1046,6 +1049,7 @@ class FastKingdomSolver(KingdomSolver):
         self._meta[[ROWS, BITS, ROW_LIMIT]] = 1, initial_bits, limit + 1
         self._meta[NEXT_CLOCK] = CLOCK_EVERY  # small searches never read the clock
         self._scratch = np.zeros((initial_depth, 3, WIDTH), dtype=np.float64)
+        self._totals = np.zeros((initial_depth, DIST_WIDTH), dtype=np.float64)  # one row a depth
         self._stack = np.zeros(initial_stack, dtype=np.int64)
         self._new_distribution_memo(initial_dist_bits)
         self._acc = np.zeros(WIDTH)  # an option's vector, from the kernel
@@ -1194,6 +1198,7 @@ class FastKingdomSolver(KingdomSolver):
             self._stack = np.zeros(max(2 * len(self._stack), 1024), dtype=np.int64)
         elif status == TOO_DEEP:
             self._scratch = np.zeros((max(2 * len(self._scratch), 16), 3, WIDTH), dtype=np.float64)
+            self._totals = np.zeros((len(self._scratch), DIST_WIDTH), dtype=np.float64)
         else:  # pragma: no cover - the kernel returns no other status
             raise RuntimeError(f"unknown kernel status {status}")
         self._account()
@@ -1222,7 +1227,7 @@ class FastKingdomSolver(KingdomSolver):
     def _account(self) -> None:
         """Settle the bytes counted against the memory cap to the arrays held now."""
         size = self._table.nbytes + self._vals.nbytes + self._scratch.nbytes + self._stack.nbytes
-        size += self._dtable.nbytes + self._dvals.nbytes
+        size += self._dtable.nbytes + self._dvals.nbytes + self._totals.nbytes
         if size > self._held[0]:
             reserve(size - self._held[0])
         else:
@@ -1245,4 +1250,5 @@ class FastKingdomSolver(KingdomSolver):
             len(self._dtable),
             self._dvals.ctypes.data,
             len(self._dvals),
+            self._totals.ctypes.data,  # as deep as the scratch (mem[6])
         )
