@@ -252,3 +252,21 @@ def test_an_uplift_calibrates_the_chances_and_widens_the_interval_by_its_error()
     fitted = TourPlanner(sets=QUICK_SETS, uplift=Uplift({t: spread for t in (2, 4, 6, 8)})).value(kingdoms)
     assert fitted.value > base.value
     assert fitted.high - fitted.low > base.high - base.low
+
+
+def test_the_calibrated_advisor_plans_with_the_shipped_uplift_of_every_target() -> None:
+    """Issue 17: ``advisor-calibrated`` plans with the full model calibrated against the
+    advisor's play (search/data/uplift-advisor.json): a fit for each target 1-8 with its 40
+    resamples, every share in [0, 1]; it values a fresh tour above the uncalibrated model."""
+    from search.tours.planning import BOOTSTRAP, UPLIFT_FILE, Uplift
+    from search.tours.registry import make_policy
+
+    uplift = Uplift.load(UPLIFT_FILE)
+    assert sorted(uplift.shares) == list(range(1, 9))
+    assert all(len(s) == BOOTSTRAP + 1 and all(0 <= u <= 1 for u in s) for s in uplift.shares.values())
+    policy = make_policy("advisor-calibrated")
+    assert policy.name == "advisor-calibrated" and policy.planner.uplift == uplift
+    tour = Deal(5, TourConfig()).tour()
+    plain = TourPlanner()
+    kingdoms = plain.kingdoms_of(tour)
+    assert policy.planner.value(kingdoms).value > plain.value(kingdoms).value + 1

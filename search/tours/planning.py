@@ -225,6 +225,9 @@ def _solve(solver, hand: int, trump: int, jacks: tuple, pool: tuple[int, ...], w
 
 
 TABLE_FILE = Path(__file__).parent.parent / "data" / "planning-table.npz"
+UPLIFT_FILE = Path(__file__).parent.parent / "data" / "uplift-advisor.json"
+"""The calibration of the full model against the advisor's play (README, Tour value): fitted to
+its visits of 200 short tours of seed 2026, the odd targets interpolated between the even ones."""
 """The default table, computed in advance: ``python -m search.tours.planning``."""
 
 

@@ -1,6 +1,8 @@
 """The policies that play whole tours, by name: the baselines ``random`` and ``greedy``,
 ``advisor`` with the Jacks played by the lookahead policy and kingdoms planned with
-Diplomacy and Politics, Commerce alone and Military alone, ``advisor-quick`` with the same play and the quick planning model (Diplomacy and
+Diplomacy and Politics, Commerce alone and Military alone, ``advisor-calibrated`` the same with
+the planning chances calibrated against that play (``search/data/uplift-advisor.json``),
+``advisor-quick`` with the same play and the quick planning model (Diplomacy and
 Politics only: the baseline of the planning model), ``advisor-rule`` and ``advisor-spend`` with
 the rule-of-thumb fallback and the quick planning model (:mod:`search.tours.planning_policy`), and
 ``hindsight``, which knows the deal's eight hands in advance (:mod:`search.tours.hindsight`;
@@ -20,6 +22,15 @@ def _advisor() -> Policy:
     from .planning_policy import PlanningPolicy
 
     return PlanningPolicy(lookahead=True)
+
+
+def _advisor_calibrated() -> Policy:
+    from .planning import UPLIFT_FILE, TourPlanner, Uplift
+    from .planning_policy import PlanningPolicy
+
+    policy = PlanningPolicy(TourPlanner(uplift=Uplift.load(UPLIFT_FILE)), lookahead=True)
+    policy.name = "advisor-calibrated"
+    return policy
 
 
 def _advisor_quick() -> Policy:
@@ -74,6 +85,7 @@ POLICIES: dict[str, Callable[[], Policy]] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
     "advisor": _advisor,
+    "advisor-calibrated": _advisor_calibrated,
     "advisor-quick": _advisor_quick,
     "advisor-rule": _advisor_rule,
     "advisor-spend": _advisor_spend,
