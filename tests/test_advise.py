@@ -16,7 +16,7 @@ from advisor.tables import percent_text
 from search.game.cards import KINGS, QUEENS, CardSet
 from search.game.rules import IllegalActionError
 from search.game.tour import TourConfig, tour_between_visits
-from search.tours import advice as advice_module
+from search.tours import exact_cells
 from search.tours.advice import (
     BOUND_COLUMNS,
     COLUMNS,
@@ -354,7 +354,7 @@ def test_the_two_lanes_of_exact_solves_give_the_same_table_side_by_side_or_in_tu
     tour = tour_between_visits([KC, QD, KS, QS, QC, KH, QH, KD])
     hand = CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S")
     side_by_side = advise_visit(tour, hand, time_limit=2.0)
-    monkeypatch.setattr(advice_module, "SIDE_BY_SIDE", False)
+    monkeypatch.setattr(exact_cells, "SIDE_BY_SIDE", False)
     in_turn = advise_visit(tour, hand, time_limit=2.0)
     if side_by_side.clock_cuts or in_turn.clock_cuts:
         pytest.skip("the machine was too slow for the work asked: the clock stopped a search")

@@ -1,0 +1,165 @@
+"""advise's exact solves (:func:`search.tours.advice.advise_visit`): one solve for each (trump,
+abilities, pool), its memo serving every kingdom of that trump, within fixed work, in two lanes
+side by side.
+
+The lanes. Military's and Commerce's columns (:data:`SIDE_COLUMNS`) are solved in a forked
+worker while this process solves the others, ♦♥♠ among them (its memos start the estimates,
+forked from this process). Each lane's work is fixed, so the table is the same whether the
+lanes run side by side or in turn (one core, or :data:`SIDE_BY_SIDE` off).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from ..game import Suit
+from ..infra import MemoryLimitExceeded, process_pool
+from ..visit import (
+    BudgetExceeded,
+    KingdomResult,
+    KingdomSolver,
+    Position,
+    make_solver,
+    root_options,
+    solve_exact,
+)
+
+Progress = Callable[[int, int, str, int], None]
+"""Called as ``progress(done, total, column, position)`` before each step and once at the end."""
+
+DHS_COUNTS = (0, 1, 1, 1)
+"""♦♥♠'s ability counts: a solve of theirs past its work keeps its memo (it starts the estimates)."""
+
+
+@dataclass
+class Solve:
+    """One solver for a (trump, abilities, pool), with what it has found."""
+
+    solver: KingdomSolver | None  # None once no later cell can use its memo
+    work: int | None = None  # kernel lookups it may still make (a budget the clock does not set)
+    deadline: float | None = None  # the clock's backstop: the end of the exact solves' share
+    clock_cut: bool = False  # the backstop, not the work, stopped it
+    used: int = 0  # kernel lookups made so far
+    started: bool = False
+    needs: tuple[float, ...] | None = None  # chance of j more wins, j = 0..8
+    timed_out: bool = False
+    results: dict[int, KingdomResult] = field(default_factory=dict)  # full results by target
+
+
+SIDE_COLUMNS = ("C", "D")
+"""The columns :func:`~search.tours.advice.advise_visit` solves in a second process beside the others (on a machine
+with two cores or more): Military's and Commerce's solves, while this process solves the
+rest, ♦♥♠ among them (its memos start the estimates, forked from this process)."""
+SIDE_BY_SIDE = True
+"""Whether the side lane runs in a second process (with two cores or more), else after the main one."""
+SIDE_SHARE = 0.6
+"""The side lane's share of the exact solves' work (the main lane has the rest). On the first
+hands of deals 1, 2, 3 and 5 it gave the table of one lane in turn, or one with more exact cells
+(2026-12-01). In one lane ♦♥♠, which takes any work it is given, came after Military and
+Commerce and got what they left."""
+
+
+def exact_lane(cells: list, states: dict, keys: dict, exact_end: float | None, work: float | None,
+                progress: Progress | None = None, total: int = 0) -> tuple[dict, dict]:
+    """Solve ``cells`` exactly in turn within ``work`` kernel lookups (None: no limit) and the
+    clock's backstop ``exact_end``: each solve, when it starts, gets an equal part of the work
+    left with the solves of its tier not started yet (:func:`tier`). Returns the chances
+    found by cell and the solves by key."""
+    left = work
+    solves: dict[tuple, Solve] = {}
+    found: dict[tuple[str, int], KingdomResult | float] = {}
+    for done, cell in enumerate(cells):
+        if progress:
+            progress(done, total, *cell)
+        key = keys[cell]
+        solve = solves.setdefault(key, Solve(make_solver()))
+        if not solve.started:
+            solve.started = True
+            if work is not None:
+                waiting = {keys[c] for c in cells[done + 1 :] if tier(keys[c]) == tier(key)}
+                waiting -= {k for k, s in solves.items() if s.started}
+                solve.work = int(max(0.0, left) / (len(waiting) + 1))
+                solve.deadline = exact_end
+        spent = solve.used
+        value = exact_chance(solve, states[cell], full=cell[0] == "all")
+        if left is not None:
+            left -= solve.used - spent
+        if value is not None:
+            found[cell] = value
+        if all(keys[c] != key for c in cells[done + 1 :]) and cell[0] != "DHS":
+            solve.solver = None  # done with its memo; what it found stays
+    return found, solves
+
+
+def _side_solve(cells: list, states: dict, keys: dict, exact_end: float | None,
+                work: float | None) -> tuple[dict, int, int]:
+    """:func:`exact_lane` of the side lane, as a worker returns it: the chances found, how
+    many solves ran and how many of them the clock stopped."""
+    found, solves = exact_lane(cells, states, keys, exact_end, work)
+    return found, sum(s.needs is not None for s in solves.values()), sum(s.clock_cut for s in solves.values())
+
+
+@contextmanager
+def side_lane(cells: list, states: dict, keys: dict, exact_end: float | None, work: float | None):
+    """Start the side lane's solves in a forked worker (in this process, after the main lane,
+    with one core); yields a function that waits for their result. The work of each lane is
+    fixed, so the table is the same whether the lanes run side by side or in turn."""
+    if not cells:
+        yield lambda: ({}, 0, 0)
+        return
+    if not SIDE_BY_SIDE or (os.cpu_count() or 1) < 2:
+        yield lambda: _side_solve(cells, states, keys, exact_end, work)
+        return
+    with process_pool(1, "fork") as pool:  # the worker inherits the loaded kernel
+        future = pool.submit(_side_solve, cells, states, keys, exact_end, work)
+        yield future.result
+
+
+def tier(key: tuple) -> int:
+    """How costly a solve is: 0 with no drawing ability, 1 with one draw, 2 with more. A solve
+    shares the exact time left with the solves of its tier not started yet: later tiers get
+    what earlier ones leave."""
+    counts = key[1]
+    return min(2, counts[Suit.CLUBS] + counts[Suit.DIAMONDS])
+
+
+def exact_chance(solve: Solve, position: Position, full: bool) -> KingdomResult | float | None:
+    """The exact chance for this target (with ``full``, the full result: options and
+    distribution), or None once the solve has passed its time limit."""
+    if solve.timed_out:
+        return None
+    if not full and solve.needs is not None:
+        return solve.needs[position.need]
+    known = solve.results.get(position.target)
+    if known is not None:
+        return known if full else known.chance
+    solver = solve.solver or make_solver()
+    if solve.work is not None:
+        solver.deadline = solve.deadline
+        solver.limit_work(max(1, solve.work - solve.used))
+    before = solver.lookups
+    try:
+        if full:
+            result = solve_exact(solver, position, time.perf_counter())
+            solve.results[position.target] = result
+            solve.needs = result.needs
+            return result
+        vectors = [value for _, value, _ in root_options(solver, position)]
+        needs = tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
+        solve.needs = tuple(float(v) for v in needs)
+        return solve.needs[position.need]
+    except BudgetExceeded as error:
+        solve.timed_out = True  # never searched again here
+        solve.clock_cut = solve.deadline is not None and time.perf_counter() >= solve.deadline
+        if isinstance(error, MemoryLimitExceeded) or position.abilities.counts != DHS_COUNTS:
+            solve.solver = None  # free its memo (a ♦♥♠ memo may start the estimates)
+        return None
+    finally:
+        solver.deadline = None
+        solve.used += solver.lookups - before
+        if solve.work is not None:
+            solver.limit_work(None)
