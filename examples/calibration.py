@@ -36,9 +36,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from search.game import Deal, TourConfig, derive_seed
 from search.infra import mean_interval, read_json, wilson_interval, write_atomically
 from search.tours.batch import decoded_visits
-from search.tours.planning import BOOTSTRAP, PLANNING_SETS, QUICK_SETS, TourPlanner, Uplift
+from search.tours.planning import (
+    BOOTSTRAP,
+    PLANNING_SETS,
+    QUICK_SETS,
+    UPLIFT_FILE,
+    TourPlanner,
+    Uplift,
+)
 
-FULL_MODEL_POLICIES = ("advisor",)
+FULL_MODEL_POLICIES = ("advisor", "advisor-calibrated")
+CALIBRATED_POLICIES = ("advisor-calibrated",)  # they plan with the shipped uplift (UPLIFT_FILE)
 
 
 def tours_of(checkpoint: dict, policy: str) -> dict[int, tuple[int, str | None]]:
@@ -99,6 +107,8 @@ def main() -> None:
         raise SystemExit(f"{args.checkpoint}: no finished tour of {args.policy}")
     full = args.model == "full" if args.model else args.policy in FULL_MODEL_POLICIES
     sets = PLANNING_SETS if full else QUICK_SETS
+    if args.uplift is None and args.policy in CALIBRATED_POLICIES:
+        args.uplift = UPLIFT_FILE
     planner = TourPlanner(sets=sets, uplift=Uplift.load(args.uplift) if args.uplift else None)
     predicted, lows, highs, realised = [], [], [], []
     for index in sorted(tours):
