@@ -50,7 +50,7 @@ from ..visit import (
     swap_state,
     warm_up,
 )
-from .exact_cells import SIDE_COLUMNS, SIDE_SHARE, Progress, exact_lane, side_lane
+from .exact_cells import Progress, solve_cells
 from .planning import TourPlanner, TourValue
 
 COLUMNS = ("none", "H", "C", "S", "D", "jacks", "all")
@@ -87,7 +87,6 @@ FORCED_SECONDS = 1.0
 
 ESTIMATE_WORKERS = 2
 """Processes that share advise_visit's estimates (no more than the machine's cores)."""
-
 
 
 @dataclass(frozen=True)
@@ -188,7 +187,7 @@ def advise_visit(
 
     ``time_limit`` is the whole table's budget in seconds (None: exact, however long). The
     exact solves share the first :data:`EXACT_SHARE` of it, in two lanes side by side (see
-    :data:`SIDE_COLUMNS`), cheap ability sets first, each solve given an equal part of what is
+    :func:`~search.tours.exact_cells.solve_cells`), cheap ability sets first, each solve given an equal part of what is
     left in its lane when it starts (see :mod:`search.tours.exact_cells`); the cells
     still open then become Monte Carlo estimates sharing the rest on a process pool, their
     work fixed by that share (see :func:`estimate_all`). Loading the compiled kernel is not
@@ -212,18 +211,8 @@ def advise_visit(
     # Work decides how much is exact (kernel lookups, from the time limit at a fixed rate), so
     # that the table repeats on any machine fast enough; the clock is only a backstop.
     work = None if time_limit is None else EXACT_SHARE * time_limit * LOOKUPS_PER_SECOND
-    side = [cell for cell in cells if cell[0] in SIDE_COLUMNS]
-    main = [cell for cell in cells if cell[0] not in SIDE_COLUMNS]
-    side_work = None if work is None else SIDE_SHARE * work
-    main_work = None if work is None else (1 - SIDE_SHARE) * work
+    found, solves, solved, exact_cuts = solve_cells(cells, states, keys, exact_end, work, progress)
     total = len(cells)
-    with side_lane(side, states, keys, exact_end, side_work) as side_result:
-        found, solves = exact_lane(main, states, keys, exact_end, main_work, progress, total)
-        side_found, side_solves, side_cuts = side_result()
-    if progress:
-        for done, cell in enumerate(side, start=len(main)):
-            progress(done, total, *cell)
-    found.update(side_found)
     open_cells = [cell for cell in cells if cell not in found and cell not in bounds_only]
     queries: dict[tuple, list] = {}  # one estimate per (solve, target), shared by its cells
     for cell in open_cells:
@@ -271,9 +260,9 @@ def advise_visit(
         hand=hand,
         kingdoms=kingdoms,
         recommended=best,
-        solves=sum(s.needs is not None for s in solves.values()) + side_solves,
+        solves=solved,
         estimates=len(queries),
-        clock_cuts=sum(s.clock_cut for s in solves.values()) + side_cuts + sum(r.clock_cut for r in estimated),
+        clock_cuts=exact_cuts + sum(r.clock_cut for r in estimated),
         seconds=time.perf_counter() - entered,
     )
 
@@ -384,6 +373,8 @@ def _estimate(position: Position, seconds: float | None, forced: tuple | None,
 
 _ROOT_SOLVERS: dict[tuple, KingdomSolver] = {}
 """advise_visit's ♦♥♠ solvers by (trump, pool), while its estimates run (see there)."""
+
+
 def solve_shared_roots(position: Position, seconds: float, work: int | None = None) -> tuple[float, bool]:
     """Solve the lookahead policy's restrictions of ``position`` (not a pending discard) on
     this process's shared solver within ``seconds``, so that the estimates that follow (in

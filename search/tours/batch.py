@@ -180,13 +180,15 @@ def _whole_visits(tours, count: int, kingdoms: int) -> bool:
 
 
 def _well_formed(tour: str, kingdoms: int) -> bool:
-    if re.fullmatch(rf"(?:[1-{kingdoms}][+-](?:[01]\.\d{{4}})?)*", tour) is None:
+    if re.fullmatch(f"(?:{VISIT.pattern})*", tour) is None:
         return False
     visits = decoded_visits(tour)
-    return len({k for k, _, _ in visits}) == len(visits) and all(c is None or c <= 1 for _, _, c in visits)
+    return (len({k for k, _, _ in visits}) == len(visits) and all(k <= kingdoms for k, _, _ in visits)
+            and all(c is None or c <= 1 for _, _, c in visits))
 
 
 VISIT = re.compile(r"([1-8])([+-])((?:[01]\.\d{4})?)")
+"""One visit of a saved tour: the kingdom, + or -, the planning chance if recorded."""
 
 
 def decoded_visits(tour: str) -> list[tuple[int, bool, float | None]]:

@@ -95,12 +95,37 @@ def exact_lane(cells: list, states: dict, keys: dict, exact_end: float | None, w
     return found, solves
 
 
+def solve_cells(cells: list, states: dict, keys: dict, exact_end: float | None, work: float | None,
+                progress: Progress | None = None) -> tuple[dict, dict, int, int]:
+    """Solve ``cells`` in the two lanes, :data:`SIDE_COLUMNS` with :data:`SIDE_SHARE` of
+    ``work`` beside the rest with the remainder. Returns the chances found by cell, the main
+    lane's solves by key (their memos stay here), and how many solves ran and how many of them
+    the clock stopped, over both lanes."""
+    side = [cell for cell in cells if cell[0] in SIDE_COLUMNS]
+    main = [cell for cell in cells if cell[0] not in SIDE_COLUMNS]
+    side_work = None if work is None else SIDE_SHARE * work
+    main_work = None if work is None else (1 - SIDE_SHARE) * work
+    with side_lane(side, states, keys, exact_end, side_work) as side_result:
+        found, solves = exact_lane(main, states, keys, exact_end, main_work, progress, len(cells))
+        side_found, side_solved, side_cuts = side_result()
+    if progress:
+        for done, cell in enumerate(side, start=len(main)):
+            progress(done, len(cells), *cell)
+    solved, cuts = counts(solves)
+    return {**found, **side_found}, solves, solved + side_solved, cuts + side_cuts
+
+
+def counts(solves: dict) -> tuple[int, int]:
+    """How many of ``solves`` ran, and how many of them the clock stopped."""
+    return sum(s.needs is not None for s in solves.values()), sum(s.clock_cut for s in solves.values())
+
+
 def _side_solve(cells: list, states: dict, keys: dict, exact_end: float | None,
                 work: float | None) -> tuple[dict, int, int]:
-    """:func:`exact_lane` of the side lane, as a worker returns it: the chances found, how
-    many solves ran and how many of them the clock stopped."""
+    """:func:`exact_lane` of the side lane, as a worker returns it: the chances found and
+    :func:`counts` of its solves."""
     found, solves = exact_lane(cells, states, keys, exact_end, work)
-    return found, sum(s.needs is not None for s in solves.values()), sum(s.clock_cut for s in solves.values())
+    return (found, *counts(solves))
 
 
 @contextmanager

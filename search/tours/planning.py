@@ -225,10 +225,10 @@ def _solve(solver, hand: int, trump: int, jacks: tuple, pool: tuple[int, ...], w
 
 
 TABLE_FILE = Path(__file__).parent.parent / "data" / "planning-table.npz"
+"""The default table, computed in advance: ``python -m search.tours.planning``."""
 UPLIFT_FILE = Path(__file__).parent.parent / "data" / "uplift-advisor.json"
 """The calibration of the full model against the advisor's play (README, Tour value): fitted to
 its visits of 200 short tours of seed 2026, the odd targets interpolated between the even ones."""
-"""The default table, computed in advance: ``python -m search.tours.planning``."""
 
 
 @lru_cache(maxsize=2)
@@ -284,8 +284,7 @@ class TourPlanner:
         """``chance`` (columns as in :meth:`values`) with the uplift of ``target`` applied."""
         if self.uplift is None:
             return chance
-        share = self.uplift.column(target)
-        share = share.reshape((-1,) + (1,) * (chance.ndim - 1)) if chance.ndim > 1 else share
+        share = self.uplift.column(target).reshape((-1,) + (1,) * (chance.ndim - 1))
         return chance + share * (1 - chance)
 
     def kingdoms_of(self, tour: TourState) -> tuple[tuple[int, int], ...]:

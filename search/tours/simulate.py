@@ -141,8 +141,9 @@ class SimulationResult:
             "kingdoms": None if self.visits is None else [
                 {"kingdom": k, "target": self.config.target(k), "visits": n, "hits": h,
                  "hit_rate": round(rate, 6), "hit_rate_ci": [round(low, 6), round(high, 6)],
-                 "visited_at": self.visit_order()[k - 1]}
-                for k, (n, h, rate, low, high) in enumerate(self.kingdom_rates(), start=1)
+                 "visited_at": visited_at}
+                for k, (n, h, rate, low, high), visited_at
+                in zip(range(1, self.config.kingdoms + 1), self.kingdom_rates(), self.visit_order())
             ],
         }
 
