@@ -229,7 +229,7 @@ def percent_text(p: float, estimate: bool = False, ascii: bool = False) -> str:
     ('41%', '>99%', '~99.7%')
     """
     if estimate and (0 < p < 0.005 or 0.995 <= p < 1 - 1e-9):
-        return ("~" if ascii else "≈") + f"{min(max(100 * p, 0.1), 99.9):.1f}%"
+        return ("~" if ascii else "≈") + _one_decimal(p)
     if p <= 0:
         text = "0%"
     elif p < 0.005:
@@ -241,6 +241,11 @@ def percent_text(p: float, estimate: bool = False, ascii: bool = False) -> str:
     else:
         text = f"{round(100 * p)}%"
     return ("~" if ascii else "≈") + text if estimate else text
+
+
+def _one_decimal(p: float) -> str:
+    """A percentage near 0 or 1 with one decimal, never shown as 0.0% or 100.0%."""
+    return f"{min(max(100 * p, 0.1), 99.9):.1f}%"
 
 
 def chance_text(chance: Chance, ascii: bool = False) -> str:
@@ -257,7 +262,7 @@ def chance_text(chance: Chance, ascii: bool = False) -> str:
     if 0.995 <= chance.value < 1 - 1e-9:
         text = "99%"
     elif 0 < chance.value < 0.005:
-        text = f"{max(100 * chance.value, 0.1):.1f}%"
+        text = _one_decimal(chance.value)
     else:
         text = percent_text(chance.value)
     return (">=" if ascii else "≥") + text
