@@ -126,7 +126,7 @@ def advise(
             "--time-limit",
             help="Seconds for the whole table: exact solves first, estimates for what is left.",
         ),
-    ] = 5.0,
+    ] = 3.0,
     objective: ObjectiveOption = "score",
     variant: VariantOption = "standard",
     jacks_down: JacksDownOption = "",
