@@ -284,6 +284,24 @@ def test_odds_json_reports_chance_distribution_best_action_states_and_seconds(mo
     assert data["best_action"] == "debate now" and data["states"] > 0 and data["seconds"] >= 0
 
 
+def test_the_quick_exit_after_a_search_keeps_the_whole_output_and_the_exit_code(tmp_path) -> None:
+    """run(): the console script ends with os._exit after a search (numba's teardown skipped),
+    and the answer written to a file is whole; an error still exits the usual way, with 1."""
+    args = ["odds", "AC 6C 3H 8H 2D 5D 4S 7S", "--trump", "C", "--target", "4",
+            "--abilities", "none", "--json", "--exact"]
+    for module in (False, True):
+        with open(tmp_path / "answer.json", "w", encoding="utf-8") as answer:
+            command = [sys.executable, "-m", "advisor"] if module or not CONSOLE_SCRIPT.exists() \
+                else [str(CONSOLE_SCRIPT)]
+            done = subprocess.run([*command, *args], stdout=answer, stderr=subprocess.PIPE,
+                                  timeout=120, check=False)
+        assert done.returncode == 0, done.stderr.decode()
+        data = json.loads((tmp_path / "answer.json").read_text(encoding="utf-8"))
+        assert data["chance_exact"] == "946380887/1853386920"  # shared/reference/README.md
+    failed = run_subprocess(["odds", "AC 9C", "--trump", "C", "--target", "4"])
+    assert failed.returncode == 1 and failed.stderr.decode().startswith(ERROR_PREFIX)
+
+
 def test_odds_table_ranks_options_and_fits_ascii(monkeypatch, capsys):
     """odds: the human view shows the chance and each option; --ascii has no suit symbols."""
     args = ["odds", "A♣ 6♣ 3♥ 8♥ 2♦ 5♦ 4♠ 7♠", "--trump", "♣", "--target", "4", "--abilities", "H"]
