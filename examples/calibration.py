@@ -33,9 +33,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from search.game import Deal, TourConfig, derive_seed
-from search.infra import mean_interval, read_json, wilson_interval, write_atomically
+from search.game import TourConfig
+from search.infra import read_json, wilson_interval, write_atomically
 from search.tours.batch import decoded_visits
+from search.tours.calibration import calibrate, fit_uplift
 from search.tours.planning import (
     BOOTSTRAP,
     PLANNING_SETS,
@@ -64,27 +65,10 @@ def tours_of(checkpoint: dict, policy: str) -> dict[int, tuple[int, str | None]]
 
 
 def uplift(visits: list[tuple[bool, float]]) -> tuple[float, float, float]:
-    """The share u of the chance the model leaves out, fitted to ``visits`` (hit, planning
-    chance) by maximum likelihood of hit ~ Bernoulli(c + u (1 - c)), with a 95% bootstrap
-    interval: how far the play beats the model on these visits."""
-    fitted, resampled = uplift_resamples(visits)
+    """The fitted uplift of ``visits`` (hit, planning chance) with its 95% bootstrap interval."""
+    fitted, resampled = fit_uplift(visits)
     low, high = np.percentile(resampled, [2.5, 97.5])
     return fitted, float(low), float(high)
-
-
-def uplift_resamples(visits: list[tuple[bool, float]], count: int = 200) -> tuple[float, list[float]]:
-    """The fitted u of :func:`uplift` and ``count`` bootstrap resamples of it."""
-    hits = np.array([hit for hit, _ in visits], dtype=float)
-    chances = np.clip(np.array([c for _, c in visits]), 0.0, 1.0)
-    grid = np.linspace(0.0, 1.0, 1001)
-
-    def fit(h: np.ndarray, c: np.ndarray) -> float:
-        p = np.clip(c[None, :] + grid[:, None] * (1 - c[None, :]), 1e-9, 1 - 1e-9)
-        return float(grid[np.argmax((h * np.log(p) + (1 - h) * np.log(1 - p)).sum(axis=1))])
-
-    rng = np.random.default_rng(0)
-    resampled = [fit(hits[i], chances[i]) for i in (rng.integers(0, len(hits), len(hits)) for _ in range(count))]
-    return fit(hits, chances), resampled
 
 
 def main() -> None:
@@ -110,24 +94,17 @@ def main() -> None:
     if args.uplift is None and args.policy in CALIBRATED_POLICIES:
         args.uplift = UPLIFT_FILE
     planner = TourPlanner(sets=sets, uplift=Uplift.load(args.uplift) if args.uplift else None)
-    predicted, lows, highs, realised = [], [], [], []
-    for index in sorted(tours):
-        tour = Deal(derive_seed(params["seed"], index), config).tour()
-        value = planner.value(planner.kingdoms_of(tour))
-        predicted.append(value.value)
-        lows.append(value.low)
-        highs.append(value.high)
-        realised.append(tours[index][0])
-    count = len(realised)
+    found = calibrate(planner, params["seed"], {i: tours[i][0] for i in tours}, config)
+    count = found.tours
     model = "full" if sets == PLANNING_SETS else "quick"
     print(f"{args.policy}, {count} {'short' if config.short else 'standard'} tours of seed "
           f"{params['seed']}, {model} planning model")
     error = "the hands' sampling and the fit's error" if args.uplift else "the hands' sampling"
-    print(f"predicted  {statistics.mean(predicted):.3f} (95% CI of {error}: "
-          f"{statistics.mean(lows):.3f}-{statistics.mean(highs):.3f})")
-    mean, low, high = mean_interval(realised)
+    mean, low, high = found.predicted
+    print(f"predicted  {mean:.3f} (95% CI of {error}: {low:.3f}-{high:.3f})")
+    mean, low, high = found.realised
     print(f"realised   {mean:.3f} (95% CI {low:.3f}-{high:.3f})")
-    mean, low, high = mean_interval([r - p for r, p in zip(realised, predicted)])
+    mean, low, high = found.difference
     print(f"difference {mean:+.3f} (95% CI {low:+.3f} to {high:+.3f}), realised less predicted")
     recorded = [tours[i][1] for i in sorted(tours) if tours[i][1] is not None]
     if len(recorded) < count:
@@ -158,7 +135,7 @@ def main() -> None:
                     (hit, chance) for hit, chance in rows if chance is not None)
             shares = {}
             for target, visits in sorted(by_target.items()):
-                fitted, resampled = uplift_resamples(visits)
+                fitted, resampled = fit_uplift(visits)
                 shares[str(target)] = [fitted, *resampled[:BOOTSTRAP]]
             text = json.dumps({"policy": args.policy, "model": "full" if full else "quick",
                                "checkpoint": str(args.checkpoint), "tours": count,

@@ -127,7 +127,8 @@ def run_batch(
         recorded = None  # each tour's visits, if every chunk has them
         if all(key in visits for key in mine):
             recorded = tuple(_decoded(tour) for key in mine for tour in visits[key])
-        results.append(SimulationResult(tours, name, seed, config, tuple(counts), recorded))
+        played = tuple(score for key in mine for score in done[key])
+        results.append(SimulationResult(tours, name, seed, config, tuple(counts), recorded, played))
     return results
 
 

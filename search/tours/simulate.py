@@ -85,6 +85,8 @@ class SimulationResult:
     visits: tuple[tuple[tuple[int, bool], ...], ...] | None = None
     """Each tour's visits in order, (kingdom, hit its target); None when not recorded (a
     checkpoint saved before they were)."""
+    tour_scores: tuple[int, ...] | None = None
+    """Each tour's score, tour 0 first (what :mod:`.calibration` pairs with its prediction)."""
 
     def kingdom_rates(self) -> list[tuple[int, int, float, float, float]]:
         """Per kingdom 1..n: (visits, hits, hit rate, its 95% Wilson interval): the chance of
@@ -157,13 +159,15 @@ def simulate(
 ) -> SimulationResult:
     """Play ``tours`` seeded tours; ``progress`` is called with each finished count."""
     scores = [0] * (config.perfect_score + 1)
-    visits = []
+    visits, played = [], []
     for index in range(tours):
         deal = Deal(derive_seed(seed, index), config)
         visited, hits = [], []
         final = play_tour(deal, policy, Stream(seed, "policy", index), visited, hits)
         scores[final.score] += 1
+        played.append(final.score)
         visits.append(tuple(zip(visited, hits)))
         if progress is not None:
             progress(index + 1)
-    return SimulationResult(tours, policy.name, seed, config, tuple(scores), tuple(visits))
+    return SimulationResult(tours, policy.name, seed, config, tuple(scores), tuple(visits),
+                            tuple(played))
