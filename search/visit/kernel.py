@@ -878,7 +878,8 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
     bits = meta[BITS]
     lone = scratch[depth, 0]
     total = totals[depth]  # this node's row of the scratch, not an allocation per node
-    total[:] = 0.0
+    span = _span(hand, abil)
+    total[:span] = 0.0
     i = base
     while i < top:
         weight = stack[i] / denominator
@@ -920,7 +921,7 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
         row = _dist(h, d, x, new_trump, rest, new_pool, need - won, depth + 1, mem, deadline)
         if row < 0:
             return row
-        for j in range(DIST_WIDTH - won):
+        for j in range(min(_span(h, rest), DIST_WIDTH - won)):
             total[j + won] += weight * dvals[row, j]
     meta[TOP] = base
     row = meta[DROWS]
@@ -929,9 +930,18 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
     slot = _find(dtable, k0, k1, dbits)
     dtable[slot, 0] = k0 | (row << K0_BITS)
     dtable[slot, 1] = k1
-    dvals[row, :] = total
+    dvals[row, :span] = total[:span]  # the rest of a new row is zero
     meta[DROWS] = row + 1
     return row
+
+
+@njit(cache=True, inline="always")
+def _span(hand, abil):
+    """How many entries of a distribution row can be nonzero: with neither Military nor
+    Commerce left the hand only shrinks, a card a debate, so at most its size more wins."""
+    if abil & 0xFF:
+        return DIST_WIDTH
+    return popcount(hand) + 1
 
 
 @njit(cache=True)
