@@ -35,6 +35,7 @@ from .options import (
     VisitedOption,
     check_seconds,
     check_variant,
+    command_deadline,
     new_console,
     piles,
     print_json,
@@ -156,7 +157,8 @@ def advise(
             new_console().print(firstedition_views.advise_view(fe_advice, tour, cards, ascii))
         return
     with advice_tables.advise_progress(tour, ascii, enabled=not as_json) as progress:
-        advice = advise_visit(tour, cards, time_limit=time_limit, progress=progress, objective=objective)
+        advice = advise_visit(tour, cards, time_limit=time_limit, progress=progress,
+                              objective=objective, deadline=command_deadline(time_limit))
     if as_json:
         print_json(_advice_json(advice, tour))
         return

@@ -18,8 +18,8 @@ from typing import Annotated
 
 import typer
 
-from . import advise_cli, analyse_cli, coach_cli, odds_cli, sweep_cli, tour_cli
-from .options import Interrupted, caused_by_interrupt
+from . import STARTED, advise_cli, analyse_cli, coach_cli, odds_cli, sweep_cli, tour_cli
+from .options import Interrupted, caused_by_interrupt, start_command_clock
 
 app = typer.Typer(
     name="emissary",
@@ -115,8 +115,10 @@ def run() -> None:
     After a search the interpreter's own teardown (numba's and llvmlite's finalisers) takes
     about a quarter of a second the user would wait for. :func:`main` has flushed the output
     by then, so a command that returns with no child process or extra thread left ends at
-    once; any other ending, and every error, exits the usual way.
+    once; any other ending, and every error, exits the usual way. A time limit counts from
+    the script's start (:func:`~advisor.options.command_deadline`).
     """
+    start_command_clock(STARTED)
     main()
     threads_left = threading.active_count() > 1
     processes = sys.modules.get("multiprocessing")

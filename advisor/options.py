@@ -68,6 +68,24 @@ ObjectiveOption = Annotated[
         help="What the tour value measures: score (expected final score) or perfect (its chance).",
     ),
 ]
+_command_started: float | None = None
+
+
+def start_command_clock(at: float) -> None:
+    """Note when the console script started (a ``time.perf_counter()`` reading)."""
+    global _command_started
+    _command_started = at
+
+
+def command_deadline(seconds: float | None) -> float | None:
+    """``seconds`` after the console script started, the moment a command with that time limit
+    must answer by, start-up included; None without a limit or when no script started the
+    clock (``main`` called in-process)."""
+    if seconds is None or _command_started is None:
+        return None
+    return _command_started + seconds
+
+
 TimeLimitOption = Annotated[
     float | None,
     typer.Option(

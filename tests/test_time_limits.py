@@ -17,7 +17,7 @@ from advisor.session import Session
 from search.game.tour import TourConfig
 from search.visit import warm_up
 from tests.test_budget import BIG_HAND
-from tests.test_cli import run_in_process
+from tests.test_cli import run_in_process, run_subprocess
 
 LIMIT = 1.0  # seconds: small, and far below what the exact searches below need
 # Beyond 110% of the limit a command may spend a little on work outside its search budget:
@@ -90,3 +90,28 @@ def test_a_coach_step_returns_within_its_time_limit(step):
         advised, seconds = timed(adviser.move_advice, during)
         assert advised.record(None)["estimate"] is True
     assert within_limit(seconds), f"coach {step} step took {seconds:.2f} s at a {LIMIT:g} s limit"
+
+
+def test_advise_through_the_console_script_answers_within_its_limit_start_up_included() -> None:
+    """emissary advise --time-limit 2 as a user runs it: from launching the process to its
+    exit, the interpreter, the imports and the kernel's load included, within 110% of the
+    limit plus 0.3 s (the interpreter before the clock starts, the table after it stops)."""
+    limit = 2.0
+    args = [*COMMANDS["advise"], "--time-limit", f"{limit:g}", "--json"]
+    started = time.perf_counter()
+    done = run_subprocess(args)
+    seconds = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout)["kingdoms"]
+    assert seconds <= 1.1 * limit + 0.3, f"advise took {seconds:.2f} s at --time-limit {limit:g}"
+
+
+def test_a_time_limit_counts_from_the_console_scripts_start_only(monkeypatch) -> None:
+    """In process (main called by a test or a program) a limit counts from the search; once
+    the console script has started the clock, from the script's start."""
+    from advisor import options
+
+    monkeypatch.setattr(options, "_command_started", None)
+    assert options.command_deadline(3.0) is None
+    options.start_command_clock(100.0)
+    assert options.command_deadline(3.0) == 103.0 and options.command_deadline(None) is None

@@ -182,6 +182,7 @@ def advise_visit(
     time_limit: float | None = None,
     progress: Progress | None = None,
     objective: str = "score",
+    deadline: float | None = None,
 ) -> VisitAdvice:
     """Each unvisited kingdom's chance with ``hand`` under every ability set, its tour value
     (``objective``: expected final score or chance of a perfect tour), and the kingdom with
@@ -192,24 +193,31 @@ def advise_visit(
     :func:`~search.tours.exact_cells.solve_cells`), cheap ability sets first, each solve given an equal part of what is
     left in its lane when it starts (see :mod:`search.tours.exact_cells`); the cells
     still open then become Monte Carlo estimates sharing the rest on a process pool, their
-    work fixed by that share (see :func:`estimate_all`). Loading the compiled kernel is not
-    counted.
+    work fixed by that share (see :func:`estimate_all`). The work is set from ``time_limit``
+    alone, so the table repeats; the clock only backstops it, at ``time_limit`` after loading
+    the compiled kernel, or at ``deadline`` (a ``time.perf_counter()`` reading) if that is
+    sooner: a command's own start-up counts against its limit.
     """
     warm_up()
-    entered = started = time.perf_counter()
+    entered = time.perf_counter()
     if tour.over:
         raise InvalidPositionError("the tour is over: no kingdom is left to visit")
     planner = TourPlanner(objective=objective)
     planner.values(planner.kingdoms_of(tour))  # from the shipped table: not budgeted
+    started = time.perf_counter()
+    clock = None  # the seconds the clock leaves the searches
     if time_limit is not None:
-        time_limit = max(0.0, (1 - MARGIN) * time_limit - (time.perf_counter() - started))
-        started = time.perf_counter()
+        end = entered + (1 - MARGIN) * time_limit
+        if deadline is not None:
+            end = min(end, deadline - MARGIN * time_limit)
+        clock = max(0.0, end - started)
+        time_limit = (1 - MARGIN) * time_limit  # what the work is set from
     positions = tour.unvisited
     cells = [(column, p) for column in _ORDER for p in positions]
     bounds_only = {cell for cell in cells if cell[0] in BOUND_COLUMNS}
     states = {cell: _cell_position(tour, hand, *cell) for cell in cells}
     keys = {cell: _solve_key(state) for cell, state in states.items()}
-    exact_end = None if time_limit is None else started + EXACT_SHARE * time_limit
+    exact_end = None if clock is None else started + EXACT_SHARE * clock
     # Work decides how much is exact (kernel lookups, from the time limit at a fixed rate), so
     # that the table repeats on any machine fast enough; the clock is only a backstop.
     work = None if time_limit is None else EXACT_SHARE * time_limit * LOOKUPS_PER_SECOND
@@ -222,8 +230,8 @@ def advise_visit(
     if progress and open_cells:
         progress(total - len(open_cells), total, "estimates", 0)
     seconds = None
-    if time_limit is not None:
-        seconds = max(0.0, started + time_limit - time.perf_counter())
+    if clock is not None:
+        seconds = max(0.0, started + clock - time.perf_counter())
     # The ♦♥♠ memos (finished or not, every entry is exact) start the lookahead policy of the
     # estimates with the same trump and pool: forked workers inherit them.
     _ROOT_SOLVERS.clear()
