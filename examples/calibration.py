@@ -3,8 +3,8 @@ each tour of a batch against the score the policy then made.
 
 Reads a ``simulate --checkpoint`` file (its deals are ``derive_seed(seed, i)``, see
 :mod:`search.tours.simulate`). For every finished tour of ``--policy`` it prices the fresh
-tour of that deal's layout with the planning model the policy plans with (``advisor`` the full
-model, the others the quick one), before any hand is seen, and prints:
+tour of that deal's layout with the planner the policy plans with (``--planner`` names another
+registered policy's), before any hand is seen, and prints (:mod:`search.tours.calibration`):
 
 - the mean predicted value with the 95% interval of its sampling error (the bootstrap over the
   table's hands, averaged over the tours: the error every tour shares);
@@ -16,9 +16,13 @@ model, the others the quick one), before any hand is seen, and prints:
   chance it chose those visits by: the model's error visit by visit.
 
     python examples/calibration.py CHECKPOINT --policy advisor-quick
-    python examples/calibration.py OLD_CHECKPOINT --policy advisor --model quick
-    python examples/calibration.py CHECKPOINT --policy advisor --fit uplift.json
+    python examples/calibration.py OLD_CHECKPOINT --policy advisor --planner advisor-uncalibrated
+    python examples/calibration.py CHECKPOINT --policy advisor-uncalibrated --fit uplift.json \
+        --pool OTHER_CHECKPOINT:advisor
     python examples/calibration.py OTHER_CHECKPOINT --policy advisor --uplift uplift.json
+
+``--fit`` pools the visits by target, so a short tour's (targets 2, 4, 6, 8) and a standard
+tour's (1-8) fit one calibration.
 """
 
 from __future__ import annotations
@@ -37,17 +41,8 @@ from search.game import TourConfig
 from search.infra import read_json, wilson_interval, write_atomically
 from search.tours.batch import decoded_visits
 from search.tours.calibration import calibrate, fit_uplift
-from search.tours.planning import (
-    BOOTSTRAP,
-    PLANNING_SETS,
-    QUICK_SETS,
-    UPLIFT_FILE,
-    TourPlanner,
-    Uplift,
-)
-
-FULL_MODEL_POLICIES = ("advisor", "advisor-calibrated")
-CALIBRATED_POLICIES = ("advisor-calibrated",)  # they plan with the shipped uplift (UPLIFT_FILE)
+from search.tours.planning import BOOTSTRAP, PLANNING_SETS, TourPlanner, Uplift
+from search.tours.registry import make_policy
 
 
 def tours_of(checkpoint: dict, policy: str) -> dict[int, tuple[int, str | None]]:
@@ -79,9 +74,11 @@ def main() -> None:
                         "bootstrap resamples) to this file, for --uplift")
     parser.add_argument("--uplift", type=Path, help="predict with the planning chances "
                         "calibrated by this fit (interval: hands' sampling and the fit's error)")
-    parser.add_argument("--model", choices=["full", "quick"],
-                        help="planning model (default: the policy's; a checkpoint saved under a "
-                             "policy's former name may need it)")
+    parser.add_argument("--pool", action="append", default=[], metavar="CHECKPOINT:POLICY",
+                        help="more visits for --fit: POLICY's in CHECKPOINT (repeatable)")
+    parser.add_argument("--planner", help="the registered policy whose planner predicts "
+                        "(default: --policy; name one for a policy saved under a former name, "
+                        "e.g. advisor-calibrated, now advisor)")
     args = parser.parse_args()
     checkpoint = read_json(args.checkpoint, "checkpoint", 256 * 1024 * 1024, 6)
     params = checkpoint["params"]
@@ -89,17 +86,16 @@ def main() -> None:
     tours = tours_of(checkpoint, args.policy)
     if not tours:
         raise SystemExit(f"{args.checkpoint}: no finished tour of {args.policy}")
-    full = args.model == "full" if args.model else args.policy in FULL_MODEL_POLICIES
-    sets = PLANNING_SETS if full else QUICK_SETS
-    if args.uplift is None and args.policy in CALIBRATED_POLICIES:
-        args.uplift = UPLIFT_FILE
-    planner = TourPlanner(sets=sets, uplift=Uplift.load(args.uplift) if args.uplift else None)
+    planner = make_policy(args.planner or args.policy).planner
+    if args.uplift:
+        planner = TourPlanner(sets=planner.table.sets, uplift=Uplift.load(args.uplift))
+    full = planner.table.sets == PLANNING_SETS
     found = calibrate(planner, params["seed"], {i: tours[i][0] for i in tours}, config)
     count = found.tours
-    model = "full" if sets == PLANNING_SETS else "quick"
+    model = ("full" if full else "quick") + (" calibrated" if planner.uplift else "")
     print(f"{args.policy}, {count} {'short' if config.short else 'standard'} tours of seed "
           f"{params['seed']}, {model} planning model")
-    error = "the hands' sampling and the fit's error" if args.uplift else "the hands' sampling"
+    error = "the hands' sampling and the fit's error" if planner.uplift else "the hands' sampling"
     mean, low, high = found.predicted
     print(f"predicted  {mean:.3f} (95% CI of {error}: {low:.3f}-{high:.3f})")
     mean, low, high = found.realised
@@ -133,12 +129,24 @@ def main() -> None:
             for kingdom, rows in by_kingdom.items():
                 by_target.setdefault(config.target(kingdom), []).extend(
                     (hit, chance) for hit, chance in rows if chance is not None)
+            sources = [f"{args.checkpoint}:{args.policy}"]
+            for pooled in args.pool:
+                path, _, policy = pooled.rpartition(":")
+                other = read_json(Path(path), "checkpoint", 256 * 1024 * 1024, 6)
+                other_config = TourConfig(short=other["params"]["short"],
+                                          published_rules=other["params"]["published_rules"])
+                for _, visits in tours_of(other, policy).values():
+                    for kingdom, hit, chance in decoded_visits(visits or ""):
+                        if chance is not None:
+                            by_target.setdefault(other_config.target(kingdom), []).append((hit, chance))
+                sources.append(pooled)
             shares = {}
             for target, visits in sorted(by_target.items()):
                 fitted, resampled = fit_uplift(visits)
                 shares[str(target)] = [fitted, *resampled[:BOOTSTRAP]]
             text = json.dumps({"policy": args.policy, "model": "full" if full else "quick",
-                               "checkpoint": str(args.checkpoint), "tours": count,
+                               "checkpoints": sources, "tours": count,
+                               "visits": {t: len(v) for t, v in sorted(by_target.items())},
                                "shares": shares}, indent=1)
             write_atomically(args.fit, lambda stream: stream.write((text + "\n").encode()))
             print(f"wrote {args.fit}: the uplift of targets {', '.join(shares)}")

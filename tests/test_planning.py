@@ -254,18 +254,21 @@ def test_an_uplift_calibrates_the_chances_and_widens_the_interval_by_its_error()
     assert fitted.high - fitted.low > base.high - base.low
 
 
-def test_the_calibrated_advisor_plans_with_the_shipped_uplift_of_every_target() -> None:
-    """Issue 17: ``advisor-calibrated`` plans with the full model calibrated against the
-    advisor's play (search/data/uplift-advisor.json): a fit for each target 1-8 with its 40
-    resamples, every share in [0, 1]; it values a fresh tour above the uncalibrated model."""
-    from search.tours.planning import BOOTSTRAP, UPLIFT_FILE, Uplift
+def test_the_advisor_plans_with_the_shipped_uplift_of_every_target() -> None:
+    """Issue 17: ``advisor`` (and advise, the coach) plans with the full model calibrated
+    against the advisor's play (search/data/uplift-advisor.json): a fit for each target 1-8
+    with its 40 resamples, every share in [0, 1]; it values a fresh tour above the
+    uncalibrated model, which ``advisor-uncalibrated`` keeps."""
+    from search.tours.planning import BOOTSTRAP, UPLIFT_FILE, Uplift, advisor_planner
     from search.tours.registry import make_policy
 
     uplift = Uplift.load(UPLIFT_FILE)
     assert sorted(uplift.shares) == list(range(1, 9))
     assert all(len(s) == BOOTSTRAP + 1 and all(0 <= u <= 1 for u in s) for s in uplift.shares.values())
-    policy = make_policy("advisor-calibrated")
-    assert policy.name == "advisor-calibrated" and policy.planner.uplift == uplift
+    policy = make_policy("advisor")
+    assert policy.name == "advisor" and policy.planner.uplift == uplift
+    assert advisor_planner("perfect").uplift == uplift
+    assert make_policy("advisor-uncalibrated").planner.uplift is None
     tour = Deal(5, TourConfig()).tour()
     plain = TourPlanner()
     kingdoms = plain.kingdoms_of(tour)

@@ -219,7 +219,7 @@ def test_an_ended_visit_has_no_moves_and_refuses_every_action(
 # --- whole tours ---------------------------------------------------------------------
 
 
-QUICK_POLICIES = sorted(set(POLICIES) - {"advisor", "advisor-calibrated", "advisor-quick"})
+QUICK_POLICIES = sorted(set(POLICIES) - {"advisor", "advisor-uncalibrated", "advisor-quick"})
 """Every policy but the two that play each visit by the lookahead policy (10-30 s a tour on
 one core): those play two short tours each in
 test_a_deals_hands_do_not_depend_on_play_of_the_solver_policies."""

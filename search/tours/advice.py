@@ -51,7 +51,7 @@ from ..visit import (
     warm_up,
 )
 from .exact_cells import Progress, solve_cells
-from .planning import TourPlanner, TourValue
+from .planning import TourValue, advisor_planner
 
 COLUMNS = ("none", "H", "C", "S", "D", "jacks", "all")
 """The ability sets of :func:`advise_visit`: none, each Jack alone (by suit letter), all four
@@ -202,7 +202,7 @@ def advise_visit(
     entered = time.perf_counter()
     if tour.over:
         raise InvalidPositionError("the tour is over: no kingdom is left to visit")
-    planner = TourPlanner(objective=objective)
+    planner = advisor_planner(objective)
     planner.values(planner.kingdoms_of(tour))  # from the shipped table: not budgeted
     started = time.perf_counter()
     clock = None  # the seconds the clock leaves the searches

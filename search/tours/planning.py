@@ -264,6 +264,19 @@ class Uplift:
         return np.resize(np.asarray(fitted, dtype=float), BOOTSTRAP + 1)
 
 
+@lru_cache(maxsize=1)
+def shipped_uplift() -> Uplift:
+    """The calibration in :data:`UPLIFT_FILE`."""
+    return Uplift.load(UPLIFT_FILE)
+
+
+def advisor_planner(objective: str = "score") -> TourPlanner:
+    """The planner ``advise``, the coach (and so its review) and the ``advisor`` policy plan
+    with: the full model, its chances calibrated against the advisor's own play
+    (:func:`shipped_uplift`), so that a tour value predicts what that play scores."""
+    return TourPlanner(objective=objective, uplift=shipped_uplift())
+
+
 class TourPlanner:
     """Tour values over a set of unvisited kingdoms, from a :class:`PlanningTable`."""
 

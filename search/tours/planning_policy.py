@@ -34,7 +34,7 @@ from ..visit import (
     make_solver,
     solve_roots,
 )
-from .planning import HAND_LIMIT, WIN_POINTS, TourPlanner
+from .planning import HAND_LIMIT, WIN_POINTS, TourPlanner, advisor_planner
 from .supporters import BudgetedPayoffSolver, payoff_action, payoffs_for
 
 TOUR_RESTRICTIONS = ((1, 2, 3), (0,))
@@ -56,7 +56,7 @@ class PlanningPolicy:
 
     def __init__(self, planner: TourPlanner | None = None, spend_supporters: bool = False,
                  lookahead: bool = False) -> None:
-        self.planner = planner or TourPlanner()
+        self.planner = planner or advisor_planner()
         self.spend_supporters = spend_supporters
         self.lookahead = lookahead
         self._policy: LookaheadPolicy | None = None

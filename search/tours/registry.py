@@ -1,12 +1,13 @@
 """The policies that play whole tours, by name: the baselines ``random`` and ``greedy``,
 ``advisor`` with the Jacks played by the lookahead policy and kingdoms planned with
-Diplomacy and Politics, Commerce alone and Military alone, ``advisor-calibrated`` the same with
-the planning chances calibrated against that play (``search/data/uplift-advisor.json``),
-``advisor-quick`` with the same play and the quick planning model (Diplomacy and
-Politics only: the baseline of the planning model), ``advisor-rule`` and ``advisor-spend`` with
-the rule-of-thumb fallback and the quick planning model (:mod:`search.tours.planning_policy`), and
-``hindsight``, which knows the deal's eight hands in advance (:mod:`search.tours.hindsight`;
-it has a ``start_tour(deal)`` hook).
+Diplomacy and Politics, Commerce alone and Military alone, their chances calibrated against that
+play (``search/data/uplift-advisor.json``; it plans as ``advise`` and the coach do),
+``advisor-uncalibrated`` the same without the calibration (the ``advisor`` of the tables
+measured before 2026-12-01), ``advisor-quick`` with the same play and the quick planning model
+(Diplomacy and Politics only: the baseline of the planning model), ``advisor-rule`` and
+``advisor-spend`` with the rule-of-thumb fallback and the quick planning model
+(:mod:`search.tours.planning_policy`), and ``hindsight``, which knows the deal's eight hands in
+advance (:mod:`search.tours.hindsight`; it has a ``start_tour(deal)`` hook).
 """
 
 from __future__ import annotations
@@ -21,15 +22,15 @@ from .policies import GreedyPolicy, Policy, RandomPolicy
 def _advisor() -> Policy:
     from .planning_policy import PlanningPolicy
 
-    return PlanningPolicy(lookahead=True)
+    return PlanningPolicy(lookahead=True)  # the calibrated full model: planning.advisor_planner
 
 
-def _advisor_calibrated() -> Policy:
-    from .planning import UPLIFT_FILE, TourPlanner, Uplift
+def _advisor_uncalibrated() -> Policy:
+    from .planning import TourPlanner
     from .planning_policy import PlanningPolicy
 
-    policy = PlanningPolicy(TourPlanner(uplift=Uplift.load(UPLIFT_FILE)), lookahead=True)
-    policy.name = "advisor-calibrated"
+    policy = PlanningPolicy(TourPlanner(), lookahead=True)
+    policy.name = "advisor-uncalibrated"
     return policy
 
 
@@ -85,7 +86,7 @@ POLICIES: dict[str, Callable[[], Policy]] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
     "advisor": _advisor,
-    "advisor-calibrated": _advisor_calibrated,
+    "advisor-uncalibrated": _advisor_uncalibrated,
     "advisor-quick": _advisor_quick,
     "advisor-rule": _advisor_rule,
     "advisor-spend": _advisor_spend,

@@ -25,7 +25,7 @@ from ..visit import (
     planning_state,
     position_from_visit,
 )
-from .planning import HAND_LIMIT, WIN_POINTS, TourPlanner
+from .planning import HAND_LIMIT, WIN_POINTS, advisor_planner
 
 EXPANSIONS = 5_000  # states a decision may expand before the plain policy decides instead
 
@@ -105,7 +105,7 @@ def visit_stake(tour, position: int, planner=None) -> float:
     """What winning the visit to kingdom ``position`` is worth in expected final score over
     losing it (a lost visit ends the tour, §5): its points and the tour value of the kingdoms
     left after it. A play's cost in final score is this times the chance it gives up."""
-    planner = planner or TourPlanner()
+    planner = planner or advisor_planner()
     kingdoms = planner.kingdoms_of(tour)
     index = tour.unvisited.index(position)
     return WIN_POINTS + planner.value(kingdoms[:index] + kingdoms[index + 1:]).value
