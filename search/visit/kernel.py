@@ -114,8 +114,8 @@ DIST_FULL = -6  # distribution table or arena full: grow both
 UNUSABLE = -7  # (not a status) an option that cannot be taken at this node
 
 # Fields of the meta array shared by the wrapper and the kernel.
-ROWS, EXPANSIONS, BITS, ROW_LIMIT, TOP, LOOKUPS, NEXT_CLOCK, DROWS, DBITS, DROW_LIMIT, WORK_LIMIT = range(11)
-META_SIZE = 11
+ROWS, EXPANSIONS, BITS, ROW_LIMIT, TOP, LOOKUPS, NEXT_CLOCK, DROWS, DBITS, DROW_LIMIT, WORK_LIMIT, DFREE = range(12)
+META_SIZE = 12
 
 # Options in the reference's order (``KingdomSolver.options``); Politics to suit s is
 # option POLITICS + s.
@@ -129,6 +129,7 @@ K0_MASK = (1 << K0_BITS) - 1
 CHOICE = 4  # words of a choice on the work stack: hand, deck, discard, won
 TERMINAL = (1.0,) + (0.0,) * MAX_NEED
 DIST_WIDTH = 33  # P(j more wins), j = 0..32: a visit plays at most the deck's 32 cards
+DIST_ENTRIES = 8  # the distribution arena's first size, in entries a row (most rows are short)
 NEED_SHIFT = 58  # the distribution memo keys need + 1 into k1's bits 58..61 (free in both key forms)
 
 
@@ -779,7 +780,7 @@ def _dist_views(mem):
     """The distribution memo from ``mem`` (after the arrays of :func:`_views`), and the
     distribution walk's scratch: a row of partial totals a depth."""
     dtable = numba.carray(pointer(mem[9]), (mem[10], 2), np.int64)
-    dvals = numba.carray(pointer(mem[11]), (mem[12], DIST_WIDTH), np.float64)
+    dvals = numba.carray(pointer(mem[11]), mem[12], np.float64)  # rows of _span entries, packed
     totals = numba.carray(pointer(mem[13]), (mem[6], DIST_WIDTH), np.float64)
     return dtable, dvals, totals
 
@@ -922,24 +923,26 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
         if row < 0:
             return row
         for j in range(min(_span(h, rest), DIST_WIDTH - won)):
-            total[j + won] += weight * dvals[row, j]
+            total[j + won] += weight * dvals[row + j]
     meta[TOP] = base
-    row = meta[DROWS]
-    if row >= meta[DROW_LIMIT]:
+    row = meta[DFREE]  # a row is the offset of its first entry in the packed arena
+    if meta[DROWS] >= meta[DROW_LIMIT] or row + span > dvals.shape[0]:
         return DIST_FULL
     slot = _find(dtable, k0, k1, dbits)
     dtable[slot, 0] = k0 | (row << K0_BITS)
     dtable[slot, 1] = k1
-    dvals[row, :span] = total[:span]  # the rest of a new row is zero
-    meta[DROWS] = row + 1
+    dvals[row:row + span] = total[:span]
+    meta[DFREE] = row + span
+    meta[DROWS] += 1
     return row
 
 
 @njit(cache=True, inline="always")
 def _span(hand, abil):
-    """How many entries of a distribution row can be nonzero: with neither Military nor
-    Commerce left the hand only shrinks, a card a debate, so at most its size more wins."""
-    if abil & 0xFF:
+    """The entries of a state's distribution row (P(j more wins) for j below it): with neither
+    Military nor Commerce left the hand only shrinks, a card a debate, so at most its size more
+    wins; else up to the deck's 32. The memo stores each row in its span alone."""
+    if abil & 0xFF and hand:
         return DIST_WIDTH
     return popcount(hand) + 1
 
@@ -1086,12 +1089,13 @@ class FastKingdomSolver(KingdomSolver):
         return int(self._meta[ROWS]) - 1 + len(self.memo)
 
     def _new_distribution_memo(self, bits: int = 10) -> None:
-        """An empty memo for :meth:`distribution` (row 0: no more wins, for sure)."""
+        """An empty memo for :meth:`distribution` (row 0, one entry: no more wins, for sure).
+        Its arena packs each row in its span (``_span``), :data:`DIST_ENTRIES` a row to start."""
         self._dtable = np.full((1 << bits, 2), -1, dtype=np.int64)
         limit = int(LOAD * (1 << bits))
-        self._dvals = np.zeros((limit + 1, DIST_WIDTH), dtype=np.float64)
-        self._dvals[TERMINAL_ROW, 0] = 1.0
-        self._meta[[DROWS, DBITS, DROW_LIMIT]] = 1, bits, limit + 1
+        self._dvals = np.zeros(DIST_WIDTH + DIST_ENTRIES * limit, dtype=np.float64)
+        self._dvals[TERMINAL_ROW] = 1.0
+        self._meta[[DROWS, DBITS, DROW_LIMIT, DFREE]] = 1, bits, limit + 1, 1
 
     @property
     def lookups(self) -> int:
@@ -1149,7 +1153,8 @@ class FastKingdomSolver(KingdomSolver):
                 if row >= 0:
                     break
                 self._raise_or_grow(row)
-        values = self._dvals[row].tolist()
+        span = DIST_WIDTH if packed_abil & 0xFF and hand else hand.bit_count() + 1  # _span
+        values = self._dvals[row:row + span].tolist()
         while len(values) > 1 and values[-1] == 0.0:
             values.pop()
         return tuple(values)
@@ -1203,7 +1208,7 @@ class FastKingdomSolver(KingdomSolver):
         if status == FULL:
             self._table, self._vals = self._doubled(self._table, self._vals, BITS, ROWS, ROW_LIMIT)
         elif status == DIST_FULL:
-            self._dtable, self._dvals = self._doubled(self._dtable, self._dvals, DBITS, DROWS, DROW_LIMIT)
+            self._grow_distributions()
         elif status == STACK_FULL:
             self._stack = np.zeros(max(2 * len(self._stack), 1024), dtype=np.int64)
         elif status == TOO_DEEP:
@@ -1215,17 +1220,13 @@ class FastKingdomSolver(KingdomSolver):
         self._remember_addresses()
 
     def _doubled(self, table, vals, bits_field: int, rows_field: int, limit_field: int):
-        """A memo (the values' or the distributions') twice the size: the table rehashed,
-        the arena's rows copied; its meta fields updated."""
+        """The values' memo twice the size: the table rehashed, the arena's rows copied; its
+        meta fields updated."""
         bits = int(self._meta[bits_field]) + 1
         limit = int(LOAD * (1 << bits))
         if limit >= 1 << (63 - K0_BITS):
             raise MemoryLimitExceeded("the memo would outgrow the arena rows a slot can name")
-        growth = 16 * (1 << bits) + 8 * vals.shape[1] * (limit + 1)
-        if self.deadline is not None and time.perf_counter() + growth * GROW_SECONDS_PER_BYTE > self.deadline:
-            raise TimeLimitExceeded  # the copy alone would run past the deadline (issue 15)
-        reserve(growth)  # counted before allocating: old and new are alive while copying
-        self._held[0] += growth
+        self._reserve_growth(16 * (1 << bits) + 8 * vals.shape[1] * (limit + 1))
         new_table = np.full((1 << bits, 2), -1, dtype=np.int64)
         _rehash(table, new_table, bits)
         new_vals = np.zeros((limit + 1, vals.shape[1]), dtype=np.float64)
@@ -1233,6 +1234,35 @@ class FastKingdomSolver(KingdomSolver):
         new_vals[:used] = vals[:used]
         self._meta[bits_field], self._meta[limit_field] = bits, limit + 1
         return new_table, new_vals
+
+    def _grow_distributions(self) -> None:
+        """Double what the distribution memo ran out of: its table (rehashed) once it holds
+        its load, its packed arena (copied) once a widest row would not fit."""
+        meta = self._meta
+        if meta[DROWS] >= meta[DROW_LIMIT]:
+            bits = int(meta[DBITS]) + 1
+            growth = 16 * (1 << bits)
+            self._reserve_growth(growth)
+            table = np.full((1 << bits, 2), -1, dtype=np.int64)
+            _rehash(self._dtable, table, bits)
+            self._dtable = table
+            meta[DBITS], meta[DROW_LIMIT] = bits, int(LOAD * (1 << bits)) + 1
+        if int(meta[DFREE]) + DIST_WIDTH > len(self._dvals):
+            if 2 * len(self._dvals) >= 1 << (63 - K0_BITS):
+                raise MemoryLimitExceeded("the memo would outgrow the arena rows a slot can name")
+            self._reserve_growth(16 * len(self._dvals))
+            arena = np.zeros(2 * len(self._dvals), dtype=np.float64)
+            used = int(meta[DFREE])
+            arena[:used] = self._dvals[:used]
+            self._dvals = arena
+
+    def _reserve_growth(self, growth: int) -> None:
+        """Count ``growth`` bytes against the memory cap before allocating them (old and new
+        arrays are alive while copying); past the deadline if the copy alone would be."""
+        if self.deadline is not None and time.perf_counter() + growth * GROW_SECONDS_PER_BYTE > self.deadline:
+            raise TimeLimitExceeded  # the copy alone would run past the deadline (issue 15)
+        reserve(growth)
+        self._held[0] += growth
 
     def _account(self) -> None:
         """Settle the bytes counted against the memory cap to the arrays held now."""
