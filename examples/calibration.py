@@ -38,25 +38,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from search.game import TourConfig
-from search.infra import read_json, wilson_interval, write_atomically
-from search.tours.batch import decoded_visits
+from search.infra import wilson_interval, write_atomically
+from search.tours.batch import decoded_visits, saved_tours
 from search.tours.calibration import calibrate, fit_uplift
 from search.tours.planning import BOOTSTRAP, PLANNING_SETS, TourPlanner, Uplift
 from search.tours.registry import make_policy
-
-
-def tours_of(checkpoint: dict, policy: str) -> dict[int, tuple[int, str | None]]:
-    """Tour index -> (score, its visits as saved, or None) for ``policy``'s finished chunks."""
-    found = {}
-    for key, scores in checkpoint["chunks"].items():
-        name, _, span = key.rpartition(":")
-        if name != policy:
-            continue
-        start = int(span.partition("-")[0])
-        visits = checkpoint.get("visits", {}).get(key) or [None] * len(scores)
-        for offset, (score, tour) in enumerate(zip(scores, visits)):
-            found[start + offset] = (score, tour)
-    return found
 
 
 def uplift(visits: list[tuple[bool, float]]) -> tuple[float, float, float]:
@@ -80,10 +66,9 @@ def main() -> None:
                         "(default: --policy; name one for a policy saved under a former name, "
                         "e.g. advisor-calibrated, now advisor)")
     args = parser.parse_args()
-    checkpoint = read_json(args.checkpoint, "checkpoint", 256 * 1024 * 1024, 6)
-    params = checkpoint["params"]
+    params, saved = saved_tours(args.checkpoint)
     config = TourConfig(short=params["short"], published_rules=params["published_rules"])
-    tours = tours_of(checkpoint, args.policy)
+    tours = saved.get(args.policy, {})
     if not tours:
         raise SystemExit(f"{args.checkpoint}: no finished tour of {args.policy}")
     planner = make_policy(args.planner or args.policy).planner
@@ -132,10 +117,10 @@ def main() -> None:
             sources = [f"{args.checkpoint}:{args.policy}"]
             for pooled in args.pool:
                 path, _, policy = pooled.rpartition(":")
-                other = read_json(Path(path), "checkpoint", 256 * 1024 * 1024, 6)
-                other_config = TourConfig(short=other["params"]["short"],
-                                          published_rules=other["params"]["published_rules"])
-                for _, visits in tours_of(other, policy).values():
+                other_params, other = saved_tours(Path(path))
+                other_config = TourConfig(short=other_params["short"],
+                                          published_rules=other_params["published_rules"])
+                for _, visits in other.get(policy, {}).values():
                     for kingdom, hit, chance in decoded_visits(visits or ""):
                         if chance is not None:
                             by_target.setdefault(other_config.target(kingdom), []).append((hit, chance))

@@ -76,3 +76,23 @@ def test_the_calibrated_planner_predicts_the_advisors_seeded_short_batch() -> No
     planner = make_policy("advisor-calibrated").planner
     found = calibrate(planner, 2026, dict(enumerate(played.tour_scores)), config)
     assert found.agrees, found
+
+
+def test_a_checkpoints_tours_read_back_with_their_scores_and_visits(tmp_path) -> None:
+    """batch.saved_tours: each finished tour of a checkpoint by index, its score as played and
+    its visits as saved, the planning chance of each; a damaged file is one BatchError."""
+    from search.tours.batch import BatchError, decoded_visits, saved_tours
+
+    path = tmp_path / "batch.json"
+    played = run_batch(["advisor-rule", "greedy"], 4, 9, TourConfig(short=True), checkpoint=path)
+    params, tours = saved_tours(path)
+    assert params["seed"] == 9 and sorted(tours) == ["advisor-rule", "greedy"]
+    for result in played:
+        mine = tours[result.policy]
+        assert [mine[i][0] for i in range(4)] == list(result.tour_scores)
+        assert [tuple((k, hit) for k, hit, _ in decoded_visits(mine[i][1])) for i in range(4)] \
+            == list(result.visits)
+    assert all(c is not None for _, v in tours["advisor-rule"].values() for _, _, c in decoded_visits(v))
+    path.write_text('{"format": "x"}', encoding="utf-8")
+    with pytest.raises(BatchError):
+        saved_tours(path)

@@ -174,6 +174,32 @@ def _load(path: Path, params: dict) -> tuple[dict[str, list[int]], dict[str, lis
     return chunks, visits
 
 
+PARAMS = ("policies", "tours", "seed", "short", "published_rules", "first_edition", "chunk")
+"""What a checkpoint's parameters name (see :func:`run_batch`)."""
+
+
+def saved_tours(path: Path) -> tuple[dict, dict[str, dict[int, tuple[int, str | None]]]]:
+    """A checkpoint's parameters and, by policy, its finished tours: tour index -> (score,
+    its visits as saved, or None if not recorded; :func:`decoded_visits` reads them). It is
+    checked as a resume checks it (BatchError if damaged)."""
+    try:
+        data = read_json(path, "checkpoint", MAX_CHECKPOINT_BYTES, 4)
+    except UnreadableFileError as error:
+        raise BatchError(str(error)) from None
+    params = data.get("params") if isinstance(data, dict) else None
+    if not isinstance(params, dict) or not all(key in params for key in PARAMS):
+        raise BatchError(f"{path}: not an {FORMAT} checkpoint")
+    chunks, visits = _load(path, params)
+    tours: dict[str, dict[int, tuple[int, str | None]]] = {name: {} for name in params["policies"]}
+    for key, scores in chunks.items():
+        name, _, span = key.rpartition(":")
+        start = int(span.partition("-")[0])
+        recorded = visits.get(key) or [None] * len(scores)
+        for offset, (score, tour) in enumerate(zip(scores, recorded)):
+            tours[name][start + offset] = (score, tour)
+    return params, tours
+
+
 def _whole_visits(tours, count: int, kingdoms: int) -> bool:
     """A chunk's visits as :func:`play_chunk` gives them: a string a tour, each kingdom once."""
     return isinstance(tours, list) and len(tours) == count and all(
