@@ -90,8 +90,8 @@ def tour_values_line(advice: VisitAdvice) -> str:
     values = ", ".join(f"#{k.position} {tour_value_text(k.tour_value)}" for k in ranked)
     return (
         f"{tour_value_name(ranked[0].tour_value).capitalize()} if visited now: {values}. "
-        "Planning model: the best of Diplomacy with Politics, Commerce alone and Military alone; "
-        "supporters kept (README, Tour value)."
+        "Planning model: the best of Diplomacy with Politics, Commerce alone and Military alone, "
+        "calibrated against the advisor's play of every Jack; supporters kept (README, Tour value)."
     )
 
 

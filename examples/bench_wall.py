@@ -9,8 +9,9 @@ median / target (at most 1.00 meets it). The commands:
 - ``odds --abilities D`` on the issue's Commerce hand, 2C 3C AD 2D 3D 4D 3H 8H, trump D,
   target 4 (target 1.5 s);
 - ``advise`` for the fresh first hand of seeded deals (``emissary deal --seed N --json``;
-  deal 5 is the README's example), target 3 s. ``advise`` searches for up to its
-  ``--time-limit`` (default 5 s), so it runs at the default and at ``--time-limit 2.5``.
+  deal 5 is the README's example), target 3 s. ``advise`` answers within its
+  ``--time-limit`` (default 3 s), counted from the command's start, so it runs at the default
+  and at ``--time-limit 2.5``.
 
 Before them, ``python -c "import advisor.cli"`` (the CLI's imports, nothing run) and
 ``python -c pass`` (the interpreter alone) are timed the same way.
