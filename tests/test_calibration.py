@@ -68,12 +68,12 @@ def test_calibration_needs_a_tour() -> None:
 
 @pytest.mark.slow
 def test_the_calibrated_planner_predicts_the_advisors_seeded_short_batch() -> None:
-    """advisor-calibrated's 24 short tours of seed 2026 (about 8 minutes on 2 workers): the
+    """advisor's 24 short tours of seed 2026 (about 8 minutes on 2 workers): the
     calibrated prediction (its interval: the hands' sampling and the fit's error) and the
     realised mean score agree. README *Tour value* has the 200-tour figures."""
     config = TourConfig(short=True)
-    played = run_batch(["advisor-calibrated"], 24, 2026, config, workers=2)[0]
-    planner = make_policy("advisor-calibrated").planner
+    played = run_batch(["advisor"], 24, 2026, config, workers=2)[0]
+    planner = make_policy("advisor").planner
     found = calibrate(planner, 2026, dict(enumerate(played.tour_scores)), config)
     assert found.agrees, found
 
