@@ -151,10 +151,19 @@ def _load(path: Path, params: dict) -> tuple[dict[str, list[int]], dict[str, lis
     """The chunks' scores and the visits of those that recorded them."""
     if not path.exists():
         return {}, {}
+    return _checked(path, _read(path), params)
+
+
+def _read(path: Path):
+    """A checkpoint file's JSON, read whole (BatchError if it cannot be)."""
     try:
-        data = read_json(path, "checkpoint", MAX_CHECKPOINT_BYTES, 4)
+        return read_json(path, "checkpoint", MAX_CHECKPOINT_BYTES, 4)
     except UnreadableFileError as error:  # not a regular file, too large, not plain JSON
         raise BatchError(str(error)) from None
+
+
+def _checked(path: Path, data, params: dict) -> tuple[dict[str, list[int]], dict[str, list]]:
+    """The chunks' scores and visits of a checkpoint's ``data`` saved for ``params``."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BatchError(f"{path}: not an {FORMAT} checkpoint")
     if data.get("params") != params:
@@ -182,14 +191,11 @@ def saved_tours(path: Path) -> tuple[dict, dict[str, dict[int, tuple[int, str | 
     """A checkpoint's parameters and, by policy, its finished tours: tour index -> (score,
     its visits as saved, or None if not recorded; :func:`decoded_visits` reads them). It is
     checked as a resume checks it (BatchError if damaged)."""
-    try:
-        data = read_json(path, "checkpoint", MAX_CHECKPOINT_BYTES, 4)
-    except UnreadableFileError as error:
-        raise BatchError(str(error)) from None
+    data = _read(path)
     params = data.get("params") if isinstance(data, dict) else None
     if not isinstance(params, dict) or not all(key in params for key in PARAMS):
         raise BatchError(f"{path}: not an {FORMAT} checkpoint")
-    chunks, visits = _load(path, params)
+    chunks, visits = _checked(path, data, params)
     tours: dict[str, dict[int, tuple[int, str | None]]] = {name: {} for name in params["policies"]}
     for key, scores in chunks.items():
         name, _, span = key.rpartition(":")

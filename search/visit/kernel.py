@@ -1206,7 +1206,7 @@ class FastKingdomSolver(KingdomSolver):
     def _grow(self, status: int) -> None:
         """Enlarge what the kernel ran out of."""
         if status == FULL:
-            self._table, self._vals = self._doubled(self._table, self._vals, BITS, ROWS, ROW_LIMIT)
+            self._grow_values()
         elif status == DIST_FULL:
             self._grow_distributions()
         elif status == STACK_FULL:
@@ -1219,21 +1219,21 @@ class FastKingdomSolver(KingdomSolver):
         self._account()
         self._remember_addresses()
 
-    def _doubled(self, table, vals, bits_field: int, rows_field: int, limit_field: int):
-        """The values' memo twice the size: the table rehashed, the arena's rows copied; its
-        meta fields updated."""
-        bits = int(self._meta[bits_field]) + 1
+    def _grow_values(self) -> None:
+        """Double the values' memo: its table rehashed, its arena's rows copied."""
+        meta = self._meta
+        bits = int(meta[BITS]) + 1
         limit = int(LOAD * (1 << bits))
         if limit >= 1 << (63 - K0_BITS):
             raise MemoryLimitExceeded("the memo would outgrow the arena rows a slot can name")
-        self._reserve_growth(16 * (1 << bits) + 8 * vals.shape[1] * (limit + 1))
-        new_table = np.full((1 << bits, 2), -1, dtype=np.int64)
-        _rehash(table, new_table, bits)
-        new_vals = np.zeros((limit + 1, vals.shape[1]), dtype=np.float64)
-        used = int(self._meta[rows_field])
-        new_vals[:used] = vals[:used]
-        self._meta[bits_field], self._meta[limit_field] = bits, limit + 1
-        return new_table, new_vals
+        self._reserve_growth(16 * (1 << bits) + 8 * WIDTH * (limit + 1))
+        table = np.full((1 << bits, 2), -1, dtype=np.int64)
+        _rehash(self._table, table, bits)
+        vals = np.zeros((limit + 1, WIDTH), dtype=np.float64)
+        used = int(meta[ROWS])
+        vals[:used] = self._vals[:used]
+        self._table, self._vals = table, vals
+        meta[BITS], meta[ROW_LIMIT] = bits, limit + 1
 
     def _grow_distributions(self) -> None:
         """Double what the distribution memo ran out of: its table (rehashed) once it holds
