@@ -61,10 +61,18 @@ def advice_reason(advice: VisitAdvice, ascii: bool = False) -> str:
     value = best.tour_value
     return (
         f"Visit kingdom {best.position} ({ruler_str(best.ruler, ascii)}, target {best.target}): "
-        f"the best {tour_value_name(value)}, {tour_value_text(value, interval=True)}; "
-        f"this visit's chance {chance_text(chance, ascii)} "
+        f"the best {tour_value_name(value)}, {tour_value_text(value, interval=True)}"
+        f"{spend_text(value, ascii)}; this visit's chance {chance_text(chance, ascii)} "
         "with every Jack and supporter."
     )
+
+
+def spend_text(value, ascii: bool = False) -> str:
+    """What a tour value counts on: a supporter whose point it spends, if any."""
+    if value.spend is None:
+        return ""
+    suit = Suit(value.spend)
+    return f", counting on the {suit.letter if ascii else suit.symbol} supporter ({suit.ability}; its point spent)"
 
 
 def tour_value_name(value) -> str:
@@ -91,7 +99,8 @@ def tour_values_line(advice: VisitAdvice) -> str:
     return (
         f"{tour_value_name(ranked[0].tour_value).capitalize()} if visited now: {values}. "
         "Planning model: the best of Diplomacy with Politics, Commerce alone and Military alone, "
-        "calibrated against the advisor's play of every Jack; supporters kept (README, Tour value)."
+        "calibrated against the advisor's play of every Jack; a Diplomacy or Politics supporter "
+        "counted on only where worth its point, else kept (README, Tour value)."
     )
 
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from search.game import TourState
+from search.game import Suit, TourState
 from search.tours import (
     COLUMNS,
     MoveAdvice,
@@ -55,7 +55,8 @@ def _distribution_json(distribution) -> dict:
 
 
 def _tour_value_json(value) -> dict:
-    return {"value": value.value, "ci": [value.low, value.high], "objective": value.objective}
+    spend = None if value.spend is None else Suit(value.spend).letter  # a supporter it counts on
+    return {"value": value.value, "ci": [value.low, value.high], "objective": value.objective, "spend": spend}
 
 
 def _ci_of(policy: str) -> str:

@@ -21,7 +21,8 @@ from .tables import progress_bar
 if TYPE_CHECKING:  # hindsight loads CP-SAT (ortools), which only this command's run needs
     from search.tours import DealAnalysis
 
-WAYS = (("blind", "blind (advisor)"), ("known", "hands known"), ("clairvoyant", "clairvoyant"))
+WAYS = (("blind", "blind"), ("known", "hands known"), ("clairvoyant", "clairvoyant"))
+PLAYERS = {"advisor": "advisor", "rule": "advisor-rule"}  # the policy each --play plays as
 
 
 MAX_DEALS = 100_000  # each deal is solved three ways; beyond this, a typo is more likely
@@ -37,6 +38,7 @@ def analyse(
     deals: Annotated[int, typer.Option("--deals", help="Analyse this many deals: seed, seed+1, ...")] = 1,
     short: Annotated[bool, typer.Option("--short", help="Short tour: 4 Kings, targets 2 4 6 8.")] = False,
     workers: Annotated[int, typer.Option("--workers", help="Processes for a batch of deals.")] = 1,
+    play: Annotated[str, typer.Option("--play", help="How blind and hands-known play: advisor (as it ships) or rule (advisor-rule's rule of thumb, quick planning).")] = "advisor",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """A seeded deal three ways: blind play, all 8 hands known, every card known."""
@@ -46,6 +48,8 @@ def analyse(
     if deals > MAX_DEALS:
         raise typer.BadParameter(f"at most {MAX_DEALS:,} deals a run", param_hint="--deals")
     check_workers(workers)
+    if play not in ("advisor", "rule"):
+        raise typer.BadParameter(f"{play!r}: choose advisor or rule", param_hint="--play")
     config = TourConfig(short=short)
     seeds = list(range(seed, seed + deals))
     from search.tours import analyse_deal  # loads CP-SAT (ortools): only this command needs it
@@ -54,11 +58,11 @@ def analyse(
     with progress_bar(deals, "deals", enabled=not as_json and deals > 1) as tick:
         if workers == 1 or deals == 1:
             for one in seeds:
-                results.append(analyse_deal(one, config))
+                results.append(analyse_deal(one, config, play))
                 tick(len(results))
         else:
             with process_pool(workers) as pool:
-                for result in pool.map(analyse_deal, seeds, [config] * deals):
+                for result in pool.map(analyse_deal, seeds, [config] * deals, [play] * deals):
                     results.append(result)
                     tick(len(results))
     if as_json:
@@ -72,6 +76,7 @@ def analyse(
 def _deal_json(result: DealAnalysis) -> dict:
     return {
         "seed": result.seed,
+        "play": PLAYERS[result.play],
         "blind": {"score": result.blind, "kingdoms": list(result.blind_kingdoms)},
         "known": {"score": result.known, "kingdoms": list(result.known_kingdoms)},
         "clairvoyant": {"score": result.clairvoyant, "kingdoms": list(result.clairvoyant_kingdoms)},
@@ -93,7 +98,7 @@ def deal_view(result: DealAnalysis, config: TourConfig) -> Group:
     """One deal: each visit's kingdom three ways, and the scores."""
     table = Table(title=f"Deal {result.seed}: which kingdom each hand visits")
     table.add_column("visit", justify="right")
-    for _, title in WAYS:
+    for _, title in _titles(result.play):
         table.add_column(title, justify="right")
     table.add_column("kingdoms it can win, cards known", justify="left")
     plans = (result.blind_kingdoms, result.known_kingdoms, result.clairvoyant_kingdoms)
@@ -101,13 +106,21 @@ def deal_view(result: DealAnalysis, config: TourConfig) -> Group:
         cells = [str(plan[visit]) if visit < len(plan) else "" for plan in plans]
         table.add_row(str(visit + 1), *cells, " ".join(map(str, result.winnable[visit])) or "none")
     table.add_row("score", *(str(getattr(result, way)) for way, _ in WAYS), "", style="bold")
+    player = PLAYERS[result.play]
     note = Text(
-        "Blind: the advisor sees one hand at a time. Hands known: all 8 hands assigned in advance "
-        "by CP-SAT, then the same play. Clairvoyant: every card known; the longest run of first "
-        "hands matched to kingdoms they can win (2 points each). All spend only the Jacks.",
+        f"Blind: {player} sees one hand at a time. Hands known: every hand assigned to a kingdom "
+        f"in advance (a dynamic programme over its planning chances), then {player}'s play. "
+        "Clairvoyant: every card known; the longest run of first hands matched to kingdoms they "
+        "can win (2 points each), the Jacks alone.",
         style="dim",
     )
     return Group(table, note)
+
+
+def _titles(play: str) -> tuple[tuple[str, str], ...]:
+    """The three ways, blind and hands known named by the policy that played them."""
+    player = PLAYERS[play]
+    return tuple((way, f"{title} ({player})" if way != "clairvoyant" else title) for way, title in WAYS)
 
 
 def batch_view(results: list[DealAnalysis], config: TourConfig) -> Group:
@@ -119,7 +132,7 @@ def batch_view(results: list[DealAnalysis], config: TourConfig) -> Group:
     table.add_column("95% CI", justify="right")
     table.add_column("perfect", justify="right")
     perfect = config.perfect_score
-    for way, title in WAYS:
+    for way, title in _titles(results[0].play):
         scores = [getattr(r, way) for r in results]
         mean, low, high = mean_interval(scores)
         share = sum(s == perfect for s in scores) / len(scores)

@@ -337,6 +337,9 @@ class Fuzzer:
         if self.rng.random() < 0.2:
             workers = ["1", "2", "0", "-3"]
             args += ["--workers", self.mark(self.rng.choice(workers), workers[2:])]
+        if self.light or self.rng.random() < 0.3:  # CI: the rule of thumb, seconds not a minute a deal
+            plays = ["rule", "rule", "advisor", "best"] if not self.light else ["rule", "rule", "rule", "best"]
+            args += ["--play", self.mark(self.rng.choice(plays), plays[3:])]
         return args + self.flags(["--json"])
 
     def review(self) -> list[str]:

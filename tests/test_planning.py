@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from search.game.cards import KINGS, Suit
+from search.game.cards import CARDS, KINGS, CardSet, Suit
 from search.game.deal import Deal, Stream, derive_seed
-from search.game.rules import apply_action, apply_chance, legal_actions
-from search.game.tour import TourConfig, finish_visit, start_visit, tour_between_visits
+from search.game.rules import UseAbility, apply_action, apply_chance, legal_actions
+from search.game.tour import TourConfig, TourState, finish_visit, start_visit, tour_between_visits
 from search.tours.batch import CHUNK_TOURS, BatchError, decoded_visits, run_batch
 from search.tours.planning import PLANNING_SETS, QUICK_SETS, WIN_POINTS, PlanningTable, TourPlanner
 from search.tours.planning_policy import PlanningPolicy
@@ -85,6 +85,78 @@ def test_a_choice_is_valued_with_the_best_exact_chance_of_the_planning_sets() ->
     assert all(quick[p][0] <= choices[p][0] + 1e-12 for p in tour.unvisited)  # more Jacks, never less
     known = planner.after_choice(tour, hand, {1: 0.25})
     assert known[1][0] == 0.25 and known[4] == choices[4]
+
+
+def _short_tour_with_supporters() -> TourState:
+    """A short tour with kingdoms 2 (K♣, target 4) and 3 (K♦, target 6) left, the K♥ and K♠
+    won and unused."""
+    clubs, diamonds, hearts, spades = KINGS
+    return tour_between_visits([None, clubs, diamonds, None], used=[], unused=[hearts, spades],
+                               config=TourConfig(short=True))
+
+
+def test_a_choice_may_count_on_a_supporter_at_the_cost_of_its_point() -> None:
+    """Beside each kingdom's plain value, after_choice weighs counting on an unused ♥ or ♠
+    supporter: its chance is the exact Diplomacy-and-Politics chance with the supporter
+    beside the Jacks, its value that chance times (2 + the rest of the tour) less the point,
+    and a kingdom takes the better of them, naming the supporter (R4 off, §5). The perfect
+    objective never counts on one: a point spent rules a perfect tour out."""
+    tour = _short_tour_with_supporters()
+    table = PlanningTable(hands=4, seed=1, sets=QUICK_SETS)
+    planner, plain = TourPlanner(table, supporter_options=(2, 3)), TourPlanner(table)
+    kingdoms = planner.kingdoms_of(tour)
+    for index in range(3):
+        hand = CardSet(Stream(5, "supporters", index).shuffle(CARDS)[:8])
+        choices, bases = planner.after_choice(tour, hand), plain.after_choice(tour, hand)
+        for rank, position in enumerate(tour.unvisited):
+            ruler, target = tour.rulers[position - 1], tour.config.target(position)
+            pool = [r.suit for p, r in enumerate(tour.rulers, 1) if r is not None and p != position]
+            rest = plain.value(kingdoms[:rank] + kingdoms[rank + 1:]).value
+            options = {None: bases[position][1].value}
+            for suit in (Suit.HEARTS, Suit.SPADES):
+                exact = solve_kingdom(make_position(hand, ruler.suit, target, jacks=(Suit.HEARTS, Suit.SPADES),
+                                                    supporters=(suit,), pool=pool)).chance
+                chance, value = planner.supporter_option(tour, hand, position, int(suit))
+                assert chance == pytest.approx(exact, abs=1e-9)
+                assert value.value == pytest.approx(tour.score + exact * (WIN_POINTS + rest) - 1, abs=1e-9)
+                assert value.spend == int(suit) and value.low <= value.value <= value.high
+                options[int(suit)] = value.value
+            best = max(options.values())
+            assert choices[position][1].value == pytest.approx(best, abs=1e-12)
+            assert options[choices[position][1].spend] == best
+    perfect = TourPlanner(table, "perfect", supporter_options=(2, 3)).after_choice(tour, hand)
+    assert all(value.spend is None for _, value in perfect.values())
+
+
+def test_a_visit_that_counts_on_a_supporter_turns_its_jack_first() -> None:
+    """The advisor's play of a visit that counts on the ♥ supporter: the kernel state holds
+    two Diplomacy uses while both are up, every move is legal through the checked engine, and
+    the supporter is turned only after the Jack (a Jack is free, §5)."""
+    from search.tours.planning_policy import _jack_state
+
+    tour = _short_tour_with_supporters()
+    policy = PlanningPolicy(TourPlanner(PlanningTable(hands=4, seed=1, sets=QUICK_SETS)))
+    both = 0
+    for index in range(8):
+        deal = Deal(derive_seed(12, index), TourConfig(short=True))
+        hand = CardSet(Stream(12, "hand", index).shuffle(CARDS)[:8])
+        visit = start_visit(tour, hand, policy.choose_kingdom(tour, hand, Stream(12, "policy", index)))
+        policy._spend = int(Suit.HEARTS)
+        assert _jack_state(visit, policy._spend)[4] == (1, 1, 2, 1)
+        assert _jack_state(visit)[4] == (1, 1, 1, 1)
+        dealer, hearts = deal.dealer(1), []
+        while not visit.over:
+            if visit.is_chance:
+                visit = apply_chance(visit, dealer.next_card(visit))
+                continue
+            action = policy.choose_action(visit, legal_actions(visit), Stream(12, "policy", index))
+            assert action in legal_actions(visit)
+            if isinstance(action, UseAbility) and action.suit is Suit.HEARTS:
+                hearts.append(action.source)
+            visit = apply_action(visit, action)
+        assert hearts in ([], [None], [None, KINGS[2]])
+        both += len(hearts) == 2
+    assert both  # the supporter's turn is played too (hand 6)
 
 
 def test_the_advise_table_prices_the_current_hand_with_the_planning_sets() -> None:

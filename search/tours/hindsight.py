@@ -41,7 +41,7 @@ from ..game import (
     wins_debate,
 )
 from .assign import NoAssignmentError, Play, assign
-from .planning import QUICK_SETS, TourPlanner, default_table
+from .planning import QUICK_SETS, TourPlanner, shipped_uplift
 from .planning_policy import PlanningPolicy
 from .simulate import play_tour
 
@@ -49,11 +49,12 @@ ASSIGN_SECONDS = 10.0
 """CP-SAT's time limit for one plan."""
 
 
-def planning_plays(deal: Deal, tour: TourState) -> dict[Play, float]:
+def planning_plays(deal: Deal, tour: TourState, planner: TourPlanner | None = None) -> dict[Play, float]:
     """The planning chance of every hand of ``deal`` still to come (hand 0 is the next
     visit's) at every unvisited kingdom of ``tour``, with its rulers as they lie now
-    (Politics may bring the suit of any other unvisited ruler)."""
-    table = default_table(QUICK_SETS)
+    (Politics may bring the suit of any other unvisited ruler): from ``planner``'s table,
+    calibrated as it is (default: the quick model)."""
+    planner = planner or TourPlanner(sets=QUICK_SETS)
     plays = {}
     for index, hand in enumerate(deal.hands()[tour.visits :]):
         for position in tour.unvisited:
@@ -61,7 +62,8 @@ def planning_plays(deal: Deal, tour: TourState) -> dict[Play, float]:
             others = frozenset(
                 r.suit.value for p, r in enumerate(tour.rulers, 1) if r is not None and p != position
             )
-            chance = table.chance(hand, ruler.suit.value, others)[tour.config.target(position)]
+            target = tour.config.target(position)
+            chance = planner.calibrated_chance(planner.table.chance(hand, ruler.suit.value, others)[target], target)
             plays[Play(index, position, ruler)] = min(1.0, max(float(chance), 1e-9))  # 0 would forbid it; sums may round past 1
     return plays
 
@@ -99,8 +101,12 @@ class HindsightPolicy(PlanningPolicy):
     best expected score (a dynamic programme), or with ``objective="perfect"`` for the best
     chance of a perfect tour (the CP-SAT model of :mod:`search.tours.assign`)."""
 
-    def __init__(self, planner: TourPlanner | None = None, objective: str = "score") -> None:
-        super().__init__(planner or TourPlanner(sets=QUICK_SETS))  # the quick model: see planning_plays
+    def __init__(self, planner: TourPlanner | None = None, objective: str = "score",
+                 lookahead: bool = False) -> None:
+        """``planner``: the chances the plan is made from (default: the quick model, see
+        :func:`planning_plays`); ``lookahead``: the visits played as ``advisor`` plays them,
+        else as ``advisor-rule`` does."""
+        super().__init__(planner or TourPlanner(sets=QUICK_SETS), lookahead=lookahead)
         self.objective = objective
         self.name = "hindsight" if objective == "score" else "hindsight-perfect"
         self.plan: dict[int, int] = {}
@@ -114,7 +120,7 @@ class HindsightPolicy(PlanningPolicy):
     def plan_from(self, tour: TourState) -> dict[int, int]:
         """The plan for the hands still to come (0: the next visit) from ``tour`` as it
         stands: rulers moved by Politics are where they lie now."""
-        plays = planning_plays(self.deal, tour)
+        plays = planning_plays(self.deal, tour, self.planner)
         visits = len(self.deal.hands()) - tour.visits
         if self.objective == "score":
             return best_expected_score(plays, visits)
@@ -211,6 +217,7 @@ class DealAnalysis:
     clairvoyant: int
     clairvoyant_kingdoms: tuple[int, ...]
     winnable: tuple[tuple[int, ...], ...]  # per hand: the kingdoms it can win, all cards known
+    play: str = "advisor"  # how blind and hands known played (PLAYS)
 
 
 def play_deal(deal: Deal, policy: PlanningPolicy) -> tuple[int, tuple[int, ...]]:
@@ -239,13 +246,25 @@ def clairvoyant_tour(deal: Deal) -> tuple[int, tuple[int, ...], tuple[tuple[int,
     return 0, (), winnable
 
 
-def analyse_deal(seed: int, config: TourConfig = TourConfig()) -> DealAnalysis:
-    """Blind play, hands known and the clairvoyant bound for the deal ``seed``."""
+PLAYS = ("advisor", "rule")
+"""How :func:`analyse_deal` plays a visit: as the ``advisor`` policy (the lookahead play of every
+Jack, the calibrated full planning model) or as ``advisor-rule`` (the rule of thumb, the quick
+model)."""
+
+
+def analyse_deal(seed: int, config: TourConfig = TourConfig(), play: str = "advisor") -> DealAnalysis:
+    """Blind play, hands known and the clairvoyant bound for the deal ``seed``, blind and
+    hands known played and planned alike (``play``, one of :data:`PLAYS`)."""
+    if play not in PLAYS:
+        raise ValueError(f"unknown play {play!r}: choose one of {', '.join(PLAYS)}")
     deal = Deal(seed, config)
-    blind, blind_kingdoms = play_deal(deal, PlanningPolicy(TourPlanner(sets=QUICK_SETS)))
-    known, known_kingdoms = play_deal(deal, HindsightPolicy())
+    if play == "advisor":
+        blind_policy = PlanningPolicy(lookahead=True)  # the advisor: planning.advisor_planner
+        known_policy = HindsightPolicy(TourPlanner(uplift=shipped_uplift()), lookahead=True)
+    else:
+        blind_policy = PlanningPolicy(TourPlanner(sets=QUICK_SETS))
+        known_policy = HindsightPolicy()
+    blind, blind_kingdoms = play_deal(deal, blind_policy)
+    known, known_kingdoms = play_deal(deal, known_policy)
     best, best_kingdoms, winnable = clairvoyant_tour(deal)
-    return DealAnalysis(seed, blind, blind_kingdoms, known, known_kingdoms, best, best_kingdoms, winnable)
-
-
-
+    return DealAnalysis(seed, blind, blind_kingdoms, known, known_kingdoms, best, best_kingdoms, winnable, play)

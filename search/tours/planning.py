@@ -11,8 +11,9 @@ that target. A player can always play as if the other Jacks were absent, so it i
 lower bound on the chance with every Jack, and it errs low. (♦♥♠ or every Jack at once
 are out of reach at table scale: with a three-suit pool, 5 of 32 hands finished ♦♥♠
 within :data:`PLANNING_WORK`.) A solve past :data:`PLANNING_WORK` kernel lookups is left
-out of its hand's best. Supporters are kept, never spent: a won kingdom counts 2 points,
-its pledge and its supporter. The table holds the planning chance of :data:`TABLE_HANDS`
+out of its hand's best. In the table supporters are kept, never spent: a won kingdom counts
+2 points, its pledge and its supporter. The hand in view may count on one unused supporter as
+an option that costs its point (:meth:`TourPlanner.after_choice`, the ``advisor`` planner). The table holds the planning chance of :data:`TABLE_HANDS`
 seeded random hands for every trump, every set of suits Politics may bring and every
 target, built once (``python -m search.tours.planning``, README) and shipped.
 
@@ -58,6 +59,11 @@ shipped table too."""
 MEMO_STATES = 4_000_000
 """A table's solver starts afresh before a hand once its memo holds this many states."""
 
+SUPPORTER_OPTIONS = (2, 3)
+"""The supporters the advisor's choice may count on: Diplomacy's and Politics's (♥ ♠), whose
+solves take milliseconds. A ♣ or ♦ supporter's solve takes 0.7-2 s, and none of them was worth
+its point at 60 random late standard choices (README, Tour value), so they are left out."""
+
 WIN_POINTS = 2  # a won kingdom: its pledge and its (unspent) supporter
 HAND_LIMIT = 4  # the advisor weighs spending supporters once the hand is this small
 
@@ -72,6 +78,8 @@ class TourValue:
     low: float
     high: float
     objective: str
+    spend: int | None = None
+    """The suit of the supporter this value counts on, its point spent (None: every supporter kept)."""
 
 
 def _pool(suits: frozenset[int], trump: int) -> tuple[int, ...]:
@@ -175,6 +183,22 @@ class PlanningTable:
                    for jacks in self.sets]
         return tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
 
+    def joins(self, supporter: int) -> bool:
+        """Whether a supporter of this suit adds to one of the table's sets (the set that holds
+        its suit's Jack)."""
+        return any(jacks[supporter] for jacks in self.sets)
+
+    def chance_with(self, hand: CardSet, trump: int, suits: frozenset[int], supporter: int) -> tuple[float, ...]:
+        """The planning chances of one hand with a supporter of suit ``supporter`` beside the
+        Jacks: it joins the set that holds its suit's Jack (one more use of that ability)."""
+        pool = _pool(suits, trump)
+        vectors = []
+        for jacks in self.sets:
+            if jacks[supporter]:
+                jacks = tuple(count + (suit == supporter) for suit, count in enumerate(jacks))
+            vectors.append(_hand_chances(hand.mask, trump, jacks, pool if jacks[3] else (), self.work))
+        return tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
+
     def _solve_part(self, part: tuple) -> np.ndarray:
         """One set's chances of every hand at one trump and pool. One solver, its memo shared
         by the hands in order (started afresh past :data:`MEMO_STATES`): the values and where
@@ -273,24 +297,28 @@ def shipped_uplift() -> Uplift:
 def advisor_planner(objective: str = "score") -> TourPlanner:
     """The planner ``advise``, the coach (and so its review) and the ``advisor`` policy plan
     with: the full model, its chances calibrated against the advisor's own play
-    (:func:`shipped_uplift`), so that a tour value predicts what that play scores."""
-    return TourPlanner(objective=objective, uplift=shipped_uplift())
+    (:func:`shipped_uplift`), so that a tour value predicts what that play scores, and a
+    choice may count on an unused supporter at the cost of its point."""
+    return TourPlanner(objective=objective, uplift=shipped_uplift(), supporter_options=SUPPORTER_OPTIONS)
 
 
 class TourPlanner:
     """Tour values over a set of unvisited kingdoms, from a :class:`PlanningTable`."""
 
     def __init__(self, table: PlanningTable | None = None, objective: str = "score",
-                 sets: tuple = PLANNING_SETS, uplift: Uplift | None = None) -> None:
+                 sets: tuple = PLANNING_SETS, uplift: Uplift | None = None,
+                 supporter_options: tuple[int, ...] = ()) -> None:
         """``table``, or else the shipped one of ``sets`` (:data:`PLANNING_SETS`, or
         :data:`QUICK_SETS` for the quick model). ``uplift``: a calibration of the chances
         against a policy's play; its resamples then widen each value's interval by the fit's
-        error beside the hands' sampling."""
+        error beside the hands' sampling. ``supporter_options``: the suits of the unused
+        supporters a choice may count on, at the cost of its point (:meth:`after_choice`)."""
         if objective not in ("score", "perfect"):
             raise ValueError(f"unknown objective {objective!r}: choose score or perfect")
         self.table = table or default_table(tuple(sets))
         self.objective = objective
         self.uplift = uplift
+        self.supporter_options = supporter_options
         self._values: dict[tuple, np.ndarray] = {}
 
     def _calibrated(self, chance: np.ndarray, target: int) -> np.ndarray:
@@ -299,6 +327,10 @@ class TourPlanner:
             return chance
         share = self.uplift.column(target).reshape((-1,) + (1,) * (chance.ndim - 1))
         return chance + share * (1 - chance)
+
+    def calibrated_chance(self, chance: float, target: int) -> float:
+        """A planning chance for ``target`` with the uplift's fit applied (itself without one)."""
+        return float(self._calibrated(np.array([chance]), target)[0])
 
     def kingdoms_of(self, tour: TourState) -> tuple[tuple[int, int], ...]:
         """The unvisited kingdoms as (trump, target) pairs, left to right."""
@@ -338,16 +370,26 @@ class TourPlanner:
         return self._with_interval(column, score)
 
     def after_choice(
-        self, tour: TourState, hand: CardSet, known: dict[int, float] | None = None
+        self, tour: TourState, hand: CardSet, known: dict[int, float] | None = None,
+        prune: bool = False,
     ) -> dict[int, tuple[float, TourValue]]:
         """For each unvisited kingdom: (its planning chance with ``hand``, the tour value of
         visiting it now). ``known``: planning chances already found by the caller, by
-        kingdom (``advise`` takes them from its table's exact cells)."""
+        kingdom (``advise`` takes them from its table's exact cells).
+
+        With :attr:`supporter_options` (score objective), a kingdom is also valued counting on
+        one unused supporter of those suits: its suit joins the set of its Jack (:meth:`PlanningTable.chance_with`)
+        and its point is counted spent, used or not (a lower bound: a point kept is a point
+        more); the later visits are valued keeping every supporter, a plan always open, so the
+        value errs low there too. The better of the two, by the plain estimate, is the kingdom's
+        value (its ``spend`` names the supporter) and chance. An option is solved only if it can
+        beat what is known without it: its kingdom's value, or with ``prune`` (a player who only
+        wants the best kingdom) the best kingdom's so far."""
         kingdoms = self.kingdoms_of(tour)
         values = self.values(kingdoms)
         order = sorted(range(len(kingdoms)), key=lambda i: kingdoms[i])  # the index of values
         full = (1 << len(kingdoms)) - 1
-        result = {}
+        plain: dict[int, tuple] = {}  # position -> (chance, column, rest, trump, target, others)
         gain = 0.0 if self.objective == "perfect" else WIN_POINTS
         for rank, index in enumerate(order):
             position = tour.unvisited[index]
@@ -359,14 +401,50 @@ class TourPlanner:
                 chance = self.table.chance(hand, trump, others)[target]
             rest = values[full & ~(1 << rank)]
             column = self._calibrated(np.full(BOOTSTRAP + 1, chance), target) * (gain + rest)
-            base = 0 if self.objective == "perfect" else tour.score
-            result[position] = (chance, self._with_interval(column, base))
-        return result
+            plain[position] = (chance, column, None, rest, trump, target, others)
+        best = dict(plain)
+        for suit in self._held(tour):
+            for position, (_, _, _, rest, trump, target, others) in plain.items():
+                bar = max(v[1][0] for v in best.values()) if prune else best[position][1][0]
+                if gain + rest[0] - 1 <= bar:  # even a sure win would not pay for the point
+                    continue
+                chance, column = self._counting_on(hand, trump, target, others, rest, suit)
+                if column[0] > best[position][1][0]:
+                    best[position] = (chance, column, suit, rest, trump, target, others)
+        base = 0 if self.objective == "perfect" else tour.score
+        return {position: (chance, self._with_interval(column, base, spend))
+                for position, (chance, column, spend, *_) in best.items()}
 
-    def _with_interval(self, column: np.ndarray, score: int) -> TourValue:
+    def supporter_option(self, tour: TourState, hand: CardSet, position: int, suit: int) -> tuple[float, TourValue]:
+        """(planning chance, tour value) of visiting ``position`` now counting on a supporter
+        of ``suit``, its point spent (the option :meth:`after_choice` weighs)."""
+        kingdoms = self.kingdoms_of(tour)
+        index = tour.unvisited.index(position)
+        trump, target = kingdoms[index]
+        rank = sorted(range(len(kingdoms)), key=lambda i: kingdoms[i]).index(index)
+        rest = self.values(kingdoms)[((1 << len(kingdoms)) - 1) & ~(1 << rank)]
+        others = frozenset(kingdoms[j][0] for j in range(len(kingdoms)) if j != index)
+        chance, column = self._counting_on(hand, trump, target, others, rest, suit)
+        return chance, self._with_interval(column, tour.score, suit)
+
+    def _counting_on(self, hand: CardSet, trump: int, target: int, others: frozenset[int],
+                     rest: np.ndarray, suit: int) -> tuple[float, np.ndarray]:
+        """The planning chance with a supporter of ``suit`` and its value column, its point spent."""
+        chance = self.table.chance_with(hand, trump, others, suit)[target]
+        return chance, self._calibrated(np.full(BOOTSTRAP + 1, chance), target) * (WIN_POINTS + rest) - 1
+
+    def _held(self, tour: TourState) -> list[int]:
+        """The suits of the unused supporters a choice may count on (none for a perfect tour,
+        which a point spent rules out), each once, if a set of the table takes them."""
+        if not self.supporter_options or self.objective == "perfect":
+            return []
+        suits = sorted({ruler.suit.value for ruler in tour.unused_supporters})
+        return [suit for suit in suits if suit in self.supporter_options and self.table.joins(suit)]
+
+    def _with_interval(self, column: np.ndarray, score: int, spend: int | None = None) -> TourValue:
         base = 0 if self.objective == "perfect" else score
         low, high = np.percentile(column[1:], [2.5, 97.5])
-        return TourValue(base + float(column[0]), base + float(low), base + float(high), self.objective)
+        return TourValue(base + float(column[0]), base + float(low), base + float(high), self.objective, spend)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -64,6 +64,7 @@ class PlanningPolicy:
         self._first = True
         self._payoffs: tuple[float, float] = (0.0, 0.0)
         self._payoff_solver = None
+        self._spend: int | None = None  # the suit of the supporter the visit counts on
 
     def reset_visit(self) -> None:
         """Forget the last visit: each visit plays from a fresh memo, so its choices depend
@@ -74,10 +75,11 @@ class PlanningPolicy:
         self._policy = None
 
     def choose_kingdom(self, tour: TourState, hand: CardSet, rng: Stream) -> int:
-        choices = self.planner.after_choice(tour, hand)
+        choices = self.planner.after_choice(tour, hand, prune=True)
         self.reset_visit()
         position = max(tour.unvisited, key=lambda p: (choices[p][1].value, -p))
         self.chosen_chance = choices[position][0]  # the planning chance it chose by (calibration)
+        self._spend = choices[position][1].spend
         kingdoms = self.planner.kingdoms_of(tour)
         index = tour.unvisited.index(position)
         rest = self.planner.value(kingdoms[:index] + kingdoms[index + 1:]).value
@@ -100,7 +102,7 @@ class PlanningPolicy:
     def _plain_action(self, visit: VisitState, actions: list):
         """The fallback policy's action with the Jacks (:mod:`search.visit.estimate`)."""
         solver = self._solver_now()
-        state = _jack_state(visit)
+        state = _jack_state(visit, self._spend)
         still = visit.target - visit.wins
         if self.lookahead:
             return self._lookahead_action(visit, actions, solver, state, still)
@@ -134,9 +136,12 @@ class PlanningPolicy:
         return self._solver
 
 
-def _jack_state(visit: VisitState) -> tuple:
-    """The visit as card masks with the Jacks still face up (supporters left out)."""
-    abil = tuple(int(Suit(s) in visit.jacks) for s in range(4))
+def _jack_state(visit: VisitState, spend: int | None = None) -> tuple:
+    """The visit as card masks with the Jacks still face up, and the supporter of suit
+    ``spend`` while it is unused (the others left out). The engine lends a Jack before a
+    supporter (:func:`~search.visit.action_of_label`), so the point goes only on a second use."""
+    backer = spend is not None and any(ruler.suit.value == spend for ruler in visit.supporters)
+    abil = tuple(int(Suit(s) in visit.jacks) + int(backer and s == spend) for s in range(4))
     pool = tuple(
         sorted(
             ruler.suit.value
