@@ -8,12 +8,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from search.game.cards import CARDS, KINGS, CardSet, Suit
+from search.game.cards import CARDS, KINGS, QUEENS, CardSet, Suit
 from search.game.deal import Deal, Stream, derive_seed
 from search.game.rules import UseAbility, apply_action, apply_chance, legal_actions
 from search.game.tour import TourConfig, TourState, finish_visit, start_visit, tour_between_visits
+from search.tours import planning
 from search.tours.batch import CHUNK_TOURS, BatchError, decoded_visits, run_batch
-from search.tours.planning import PLANNING_SETS, QUICK_SETS, WIN_POINTS, PlanningTable, TourPlanner
+from search.tours.planning import (
+    PLANNING_SETS,
+    QUICK_SETS,
+    WIN_POINTS,
+    PlanningTable,
+    TourPlanner,
+    shipped_uplift,
+)
 from search.tours.planning_policy import PlanningPolicy
 from search.visit.position import make_position
 from search.visit.solve import solve_kingdom
@@ -157,6 +165,37 @@ def test_a_visit_that_counts_on_a_supporter_turns_its_jack_first() -> None:
         assert hearts in ([], [None], [None, KINGS[2]])
         both += len(hearts) == 2
     assert both  # the supporter's turn is played too (hand 6)
+
+
+def test_pruning_skips_drawing_solves_but_keeps_the_best_kingdom_and_its_value() -> None:
+    """after_choice(prune=True), as the advisor policy chooses: the drawing Jacks' solves are
+    skipped where even a sure win could not beat the best value known, so the best kingdom,
+    its chance and its value are those of the full pass; every other kingdom's value is a
+    lower bound on its full one."""
+    planner = TourPlanner(PlanningTable(hands=2, seed=1), uplift=shipped_uplift())
+    skipped = 0
+    rulers = [*KINGS, *QUEENS]
+    for index in range(4):  # tours part-way: 1-8 kingdoms left, the others won
+        rng = Stream(78, "state", index)
+        layout = list(rng.shuffle(rulers))
+        for won in rng.shuffle(list(range(8)))[: 7 - rng.below(8)]:
+            layout[won] = None
+        tour = tour_between_visits(layout, used=[], unused=[r for r in rulers if r not in layout])
+        hand = CardSet(Stream(78, "hand", index).shuffle(CARDS)[:8])
+        solves = []
+        for prune in (False, True):
+            planning._hand_chances.cache_clear()  # count the hand's solves afresh
+            choices = planner.after_choice(tour, hand, prune=prune)
+            solves.append(planning._hand_chances.cache_info().misses)
+        full, pruned = planner.after_choice(tour, hand), choices
+        skipped += solves[0] - solves[1]
+        best = max(tour.unvisited, key=lambda p: (full[p][1].value, -p))
+        assert best == max(tour.unvisited, key=lambda p: (pruned[p][1].value, -p))
+        assert pruned[best] == full[best]
+        for position in tour.unvisited:
+            assert pruned[position][1].value <= full[position][1].value + 1e-12
+            skipped += pruned[position][0] < full[position][0]
+    assert skipped  # it does skip some
 
 
 def test_the_advise_table_prices_the_current_hand_with_the_planning_sets() -> None:

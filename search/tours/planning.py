@@ -176,12 +176,19 @@ class PlanningTable:
             known = self._chances[key] = np.maximum.reduce(parts)
         return known
 
-    def chance(self, hand: CardSet, trump: int, suits: frozenset[int]) -> tuple[float, ...]:
-        """The planning chances of one hand (a vector over needs 0..8)."""
+    def chance(self, hand: CardSet, trump: int, suits: frozenset[int], cheap: bool = False) -> tuple[float, ...]:
+        """The planning chances of one hand (a vector over needs 0..8); with ``cheap``, the
+        best of the sets without a drawing Jack only (milliseconds, a lower bound)."""
         pool = _pool(suits, trump)
+        sets = [jacks for jacks in self.sets if not (cheap and _draws(jacks))]
         vectors = [_hand_chances(hand.mask, trump, jacks, pool if jacks[3] else (), self.work)
-                   for jacks in self.sets]
+                   for jacks in sets] or [(0.0,) * (MAX_WINS + 1)]
         return tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
+
+    @property
+    def draws(self) -> bool:
+        """Whether a set holds a drawing Jack (Military or Commerce: a solve of seconds)."""
+        return any(map(_draws, self.sets))
 
     def joins(self, supporter: int) -> bool:
         """Whether a supporter of this suit adds to one of the table's sets (the set that holds
@@ -211,6 +218,11 @@ class PlanningTable:
                 solver.reset()
             rows.append(_solve(solver, hand, trump, jacks, pool, self.work))
         return np.array(rows)
+
+
+def _draws(jacks: tuple) -> bool:
+    """Whether an ability set holds Military or Commerce."""
+    return bool(jacks[0] or jacks[1])
 
 
 def _part_name(key: tuple) -> str:
@@ -384,24 +396,38 @@ class TourPlanner:
         value errs low there too. The better of the two, by the plain estimate, is the kingdom's
         value (its ``spend`` names the supporter) and chance. An option is solved only if it can
         beat what is known without it: its kingdom's value, or with ``prune`` (a player who only
-        wants the best kingdom) the best kingdom's so far."""
+        wants the best kingdom) the best kingdom's so far. With ``prune`` the drawing Jacks'
+        solves are skipped likewise where even a sure win could not beat the best kingdom: such
+        a kingdom keeps the value of its sets without them (a lower bound), and the best kingdom
+        and its chance are the same as without ``prune``."""
         kingdoms = self.kingdoms_of(tour)
         values = self.values(kingdoms)
         order = sorted(range(len(kingdoms)), key=lambda i: kingdoms[i])  # the index of values
         full = (1 << len(kingdoms)) - 1
-        plain: dict[int, tuple] = {}  # position -> (chance, column, rest, trump, target, others)
+        plain: dict[int, tuple] = {}  # position -> (chance, column, spend, rest, trump, target, others)
+        pending = []  # with prune: kingdoms valued by the cheap sets so far
         gain = 0.0 if self.objective == "perfect" else WIN_POINTS
         for rank, index in enumerate(order):
             position = tour.unvisited[index]
             trump, target = kingdoms[index]
             others = frozenset(kingdoms[j][0] for j in range(len(kingdoms)) if j != index)
+            cheap = prune and self.table.draws and not (known is not None and position in known)
             if known is not None and position in known:
                 chance = known[position]
             else:
-                chance = self.table.chance(hand, trump, others)[target]
+                chance = self.table.chance(hand, trump, others, cheap)[target]
             rest = values[full & ~(1 << rank)]
-            column = self._calibrated(np.full(BOOTSTRAP + 1, chance), target) * (gain + rest)
-            plain[position] = (chance, column, None, rest, trump, target, others)
+            plain[position] = (chance, self._column(chance, target, gain + rest), None, rest, trump, target, others)
+            if cheap:
+                pending.append(position)
+        # The drawing sets' solves, the best value so far first, only where even a sure win
+        # could beat the best value known (a kingdom's value may only rise).
+        for position in sorted(pending, key=lambda p: (-plain[p][1][0], p)):
+            _, _, _, rest, trump, target, others = plain[position]
+            if gain + rest[0] < max(entry[1][0] for entry in plain.values()):
+                continue  # it keeps the cheap sets' value: it cannot be the best
+            chance = self.table.chance(hand, trump, others)[target]
+            plain[position] = (chance, self._column(chance, target, gain + rest), *plain[position][2:])
         best = dict(plain)
         for suit in self._held(tour):
             for position, (_, _, _, rest, trump, target, others) in plain.items():
@@ -431,7 +457,11 @@ class TourPlanner:
                      rest: np.ndarray, suit: int) -> tuple[float, np.ndarray]:
         """The planning chance with a supporter of ``suit`` and its value column, its point spent."""
         chance = self.table.chance_with(hand, trump, others, suit)[target]
-        return chance, self._calibrated(np.full(BOOTSTRAP + 1, chance), target) * (WIN_POINTS + rest) - 1
+        return chance, self._column(chance, target, WIN_POINTS + rest) - 1
+
+    def _column(self, chance: float, target: int, stake: np.ndarray) -> np.ndarray:
+        """A visit's value column: its calibrated chance times what winning it is worth."""
+        return self._calibrated(np.full(BOOTSTRAP + 1, chance), target) * stake
 
     def _held(self, tour: TourState) -> list[int]:
         """The suits of the unused supporters a choice may count on (none for a perfect tour,
