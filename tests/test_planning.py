@@ -384,3 +384,27 @@ def test_the_advisor_plans_with_the_shipped_uplift_of_every_target() -> None:
     plain = TourPlanner()
     kingdoms = plain.kingdoms_of(tour)
     assert policy.planner.value(kingdoms).value > plain.value(kingdoms).value + 1
+
+
+def test_a_checkpoint_summary_counts_the_first_tours_it_holds(tmp_path: Path) -> None:
+    """examples/checkpoint_summary.py on a checkpoint whose second chunk is missing (a
+    stopped run, chunks finished out of order): the figures of tours 0-24 alone, as a batch
+    of those 25 tours gives them; a file that is no checkpoint exits 2 with one line."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "batch.json"
+    run_batch(["greedy"], 3 * CHUNK_TOURS, 4, TourConfig(short=True), checkpoint=path)
+    data = json.loads(path.read_text())
+    second = sorted(data["chunks"], key=lambda key: int(key.rpartition(":")[2].partition("-")[0]))[1]
+    del data["chunks"][second], data["visits"][second]
+    path.write_text(json.dumps(data))
+    script = Path(__file__).resolve().parents[1] / "examples" / "checkpoint_summary.py"
+    done = subprocess.run([sys.executable, str(script), str(path), "--json"], capture_output=True, text=True, check=True)
+    summary = json.loads(done.stdout)["greedy"]
+    first = run_batch(["greedy"], CHUNK_TOURS, 4, TourConfig(short=True))[0].to_json()
+    assert summary["tours"] == CHUNK_TOURS
+    assert summary["mean_score"] == first["mean_score"] and summary["kingdoms"] == first["kingdoms"]
+    (tmp_path / "bad.json").write_text("{}")
+    bad = subprocess.run([sys.executable, str(script), str(tmp_path / "bad.json")], capture_output=True, text=True)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
