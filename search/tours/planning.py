@@ -13,9 +13,9 @@ are out of reach at table scale: with a three-suit pool, 5 of 32 hands finished 
 within :data:`PLANNING_WORK`.) A solve past :data:`PLANNING_WORK` kernel lookups is left
 out of its hand's best. In the table supporters are kept, never spent: a won kingdom counts
 2 points, its pledge and its supporter. The hand in view may count on one unused supporter as
-an option that costs its point (:meth:`TourPlanner.after_choice`, the ``advisor`` planner). The table holds the planning chance of :data:`TABLE_HANDS`
-seeded random hands for every trump, every set of suits Politics may bring and every
-target, built once (``python -m search.tours.planning``, README) and shipped.
+an option that costs its point (:meth:`TourPlanner.after_choice`, the ``advisor`` planner).
+The table holds the planning chance of :data:`TABLE_HANDS` seeded random hands for every
+trump, every set of suits Politics may bring and every target, built once (``python -m search.tours.planning``, README) and shipped.
 
 The value (:class:`TourPlanner`). For the set S of unvisited kingdoms,
 ``V(S) = mean over the table's hands of max over k in S of c_k * (2 + V(S - k))`` (score;
@@ -176,13 +176,22 @@ class PlanningTable:
             known = self._chances[key] = np.maximum.reduce(parts)
         return known
 
-    def chance(self, hand: CardSet, trump: int, suits: frozenset[int], cheap: bool = False) -> tuple[float, ...]:
-        """The planning chances of one hand (a vector over needs 0..8); with ``cheap``, the
-        best of the sets without a drawing Jack only (milliseconds, a lower bound)."""
+    def chance(self, hand: CardSet, trump: int, suits: frozenset[int], cheap: bool = False,
+               supporter: int | None = None) -> tuple[float, ...]:
+        """The planning chances of one hand (a vector over needs 0..8). With ``cheap``, the
+        best of the sets without a drawing Jack only (milliseconds, a lower bound); with
+        ``supporter``, a supporter of that suit joins the set that holds its suit's Jack (one
+        more use of that ability)."""
         pool = _pool(suits, trump)
-        sets = [jacks for jacks in self.sets if not (cheap and _draws(jacks))]
-        vectors = [_hand_chances(hand.mask, trump, jacks, pool if jacks[3] else (), self.work)
-                   for jacks in sets] or [(0.0,) * (MAX_WINS + 1)]
+        vectors = []
+        for jacks in self.sets:
+            if cheap and _draws(jacks):
+                continue
+            if supporter is not None and jacks[supporter]:
+                jacks = tuple(count + (suit == supporter) for suit, count in enumerate(jacks))
+            vectors.append(_hand_chances(hand.mask, trump, jacks, pool if jacks[3] else (), self.work))
+        if not vectors:
+            return (0.0,) * (MAX_WINS + 1)
         return tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
 
     @property
@@ -194,17 +203,6 @@ class PlanningTable:
         """Whether a supporter of this suit adds to one of the table's sets (the set that holds
         its suit's Jack)."""
         return any(jacks[supporter] for jacks in self.sets)
-
-    def chance_with(self, hand: CardSet, trump: int, suits: frozenset[int], supporter: int) -> tuple[float, ...]:
-        """The planning chances of one hand with a supporter of suit ``supporter`` beside the
-        Jacks: it joins the set that holds its suit's Jack (one more use of that ability)."""
-        pool = _pool(suits, trump)
-        vectors = []
-        for jacks in self.sets:
-            if jacks[supporter]:
-                jacks = tuple(count + (suit == supporter) for suit, count in enumerate(jacks))
-            vectors.append(_hand_chances(hand.mask, trump, jacks, pool if jacks[3] else (), self.work))
-        return tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
 
     def _solve_part(self, part: tuple) -> np.ndarray:
         """One set's chances of every hand at one trump and pool. One solver, its memo shared
@@ -390,8 +388,8 @@ class TourPlanner:
         kingdom (``advise`` takes them from its table's exact cells).
 
         With :attr:`supporter_options` (score objective), a kingdom is also valued counting on
-        one unused supporter of those suits: its suit joins the set of its Jack (:meth:`PlanningTable.chance_with`)
-        and its point is counted spent, used or not (a lower bound: a point kept is a point
+        one unused supporter of those suits: its suit joins the set of its Jack
+        (:meth:`PlanningTable.chance`) and its point is counted spent, used or not (a lower bound: a point kept is a point
         more); the later visits are valued keeping every supporter, a plan always open, so the
         value errs low there too. The better of the two, by the plain estimate, is the kingdom's
         value (its ``spend`` names the supporter) and chance. An option is solved only if it can
@@ -456,7 +454,7 @@ class TourPlanner:
     def _counting_on(self, hand: CardSet, trump: int, target: int, others: frozenset[int],
                      rest: np.ndarray, suit: int) -> tuple[float, np.ndarray]:
         """The planning chance with a supporter of ``suit`` and its value column, its point spent."""
-        chance = self.table.chance_with(hand, trump, others, suit)[target]
+        chance = self.table.chance(hand, trump, others, supporter=suit)[target]
         return chance, self._column(chance, target, WIN_POINTS + rest) - 1
 
     def _column(self, chance: float, target: int, stake: np.ndarray) -> np.ndarray:
