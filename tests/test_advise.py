@@ -103,6 +103,7 @@ def test_recommendation_is_the_best_tour_value(monkeypatch, capsys, objective) -
         value = kingdom["tour_value"]
         assert value["objective"] == objective
         assert value["ci"][0] <= value["value"] <= value["ci"][1]
+        assert value["spend"] in (None, "H", "S") and (objective == "score" or value["spend"] is None)
     name = "expected final score" if objective == "score" else "chance of a perfect tour"
     assert name in recommendation["reason"] and "every Jack and supporter" in recommendation["reason"]
 
