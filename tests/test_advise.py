@@ -390,3 +390,14 @@ def test_a_single_jacks_estimate_is_never_shown_below_the_exact_chance_with_no_a
     assert (chances["D"].value, chances["D"].kind, chances["D"].floor) == (0.7, "estimate", 0.56)
     assert (chances["H"].value, chances["H"].kind) == (0.56, "bound")
     assert all(chances[c].value >= chances["none"].value for c in COLUMNS)
+
+
+def test_a_tour_value_that_counts_on_a_supporter_says_so() -> None:
+    """The reason line names a supporter the value counts on, and that its point is spent;
+    a value that keeps every supporter adds nothing."""
+    from advisor.advice_tables import spend_text
+    from search.tours.planning import TourValue
+
+    assert spend_text(TourValue(5.0, 4.9, 5.1, "score")) == ""
+    assert spend_text(TourValue(5.0, 4.9, 5.1, "score", spend=2)) == ", counting on the ♥ supporter (Diplomacy; its point spent)"
+    assert "the S supporter (Politics" in spend_text(TourValue(5.0, 4.9, 5.1, "score", spend=3), ascii=True)
