@@ -70,10 +70,33 @@ def test_analyse_json_reports_the_three_ways_for_each_deal(monkeypatch, capsys) 
     assert code == 0 and "clairvoyant" in out and "hands known" in out and "(advisor-rule)" in out
 
 
+def test_the_advisor_play_of_analyse_is_the_shipped_advisors() -> None:
+    """analyse's default players: blind is the advisor policy (the lookahead play, the
+    calibrated full planning model with the supporter options), hands known plans from the same
+    calibrated full model and plays the same way; --play rule keeps advisor-rule's."""
+    from search.tours.hindsight import analysis_policies
+    from search.tours.planning import PLANNING_SETS, QUICK_SETS, SUPPORTER_OPTIONS
+    from search.tours.registry import make_policy
+
+    blind, known = analysis_policies("advisor")
+    shipped = make_policy("advisor")
+    assert blind.lookahead and known.lookahead and shipped.lookahead
+    assert blind.planner.table.sets == shipped.planner.table.sets == known.planner.table.sets == PLANNING_SETS
+    assert blind.planner.uplift == shipped.planner.uplift == known.planner.uplift is not None
+    assert blind.planner.supporter_options == SUPPORTER_OPTIONS
+    blind, known = analysis_policies("rule")
+    assert not (blind.lookahead or known.lookahead)
+    assert blind.planner.table.sets == known.planner.table.sets == QUICK_SETS and blind.planner.uplift is None
+    with pytest.raises(ValueError, match="unknown play"):
+        analysis_policies("best")
+
+
+@pytest.mark.slow
 def test_analyse_plays_blind_and_hands_known_as_the_advisor_by_default() -> None:
     """By default both are played as the shipped advisor plays (the lookahead play of every
     Jack; blind plans with the calibrated full model, hands known assigns the hands by the same
-    calibrated chances); the clairvoyant bound still holds. One short deal, about a minute."""
+    calibrated chances); the clairvoyant bound still holds. One short deal, about a minute
+    (slow: CI plays analyse with --play rule)."""
     result = analyse_deal(3, SHORT)
     assert result.play == "advisor"
     assert result.clairvoyant >= max(result.blind, result.known)

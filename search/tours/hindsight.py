@@ -252,18 +252,21 @@ Jack, the calibrated full planning model) or as ``advisor-rule`` (the rule of th
 model)."""
 
 
+def analysis_policies(play: str) -> tuple[PlanningPolicy, HindsightPolicy]:
+    """The blind and the hands-known players of ``play`` (one of :data:`PLAYS`)."""
+    if play not in PLAYS:
+        raise ValueError(f"unknown play {play!r}: choose one of {', '.join(PLAYS)}")
+    if play == "advisor":
+        blind = PlanningPolicy(lookahead=True)  # the advisor: planning.advisor_planner
+        return blind, HindsightPolicy(TourPlanner(uplift=shipped_uplift()), lookahead=True)
+    return PlanningPolicy(TourPlanner(sets=QUICK_SETS)), HindsightPolicy()
+
+
 def analyse_deal(seed: int, config: TourConfig = TourConfig(), play: str = "advisor") -> DealAnalysis:
     """Blind play, hands known and the clairvoyant bound for the deal ``seed``, blind and
     hands known played and planned alike (``play``, one of :data:`PLAYS`)."""
-    if play not in PLAYS:
-        raise ValueError(f"unknown play {play!r}: choose one of {', '.join(PLAYS)}")
     deal = Deal(seed, config)
-    if play == "advisor":
-        blind_policy = PlanningPolicy(lookahead=True)  # the advisor: planning.advisor_planner
-        known_policy = HindsightPolicy(TourPlanner(uplift=shipped_uplift()), lookahead=True)
-    else:
-        blind_policy = PlanningPolicy(TourPlanner(sets=QUICK_SETS))
-        known_policy = HindsightPolicy()
+    blind_policy, known_policy = analysis_policies(play)
     blind, blind_kingdoms = play_deal(deal, blind_policy)
     known, known_kingdoms = play_deal(deal, known_policy)
     best, best_kingdoms, winnable = clairvoyant_tour(deal)
