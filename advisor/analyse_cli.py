@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # hindsight loads CP-SAT (ortools), which only this command's
     from search.tours import DealAnalysis
 
 WAYS = (("blind", "blind"), ("known", "hands known"), ("clairvoyant", "clairvoyant"))
-PLAYERS = {"advisor": "advisor", "rule": "advisor-rule"}  # the policy each --play plays as
+PLAYERS = {"advisor": "advisor", "rule": "advisor-rule"}
+"""The policy each ``--play`` plays as (hindsight's PLAYS; not imported here: it loads CP-SAT)."""
 
 
 MAX_DEALS = 100_000  # each deal is solved three ways; beyond this, a typo is more likely
@@ -48,7 +49,7 @@ def analyse(
     if deals > MAX_DEALS:
         raise typer.BadParameter(f"at most {MAX_DEALS:,} deals a run", param_hint="--deals")
     check_workers(workers)
-    if play not in ("advisor", "rule"):
+    if play not in PLAYERS:
         raise typer.BadParameter(f"{play!r}: choose advisor or rule", param_hint="--play")
     config = TourConfig(short=short)
     seeds = list(range(seed, seed + deals))

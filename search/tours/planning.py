@@ -389,8 +389,8 @@ class TourPlanner:
 
         With :attr:`supporter_options` (score objective), a kingdom is also valued counting on
         one unused supporter of those suits: its suit joins the set of its Jack
-        (:meth:`PlanningTable.chance`) and its point is counted spent, used or not (a lower bound: a point kept is a point
-        more); the later visits are valued keeping every supporter, a plan always open, so the
+        (:meth:`PlanningTable.chance`) and its point is counted spent, used or not (a lower
+        bound: a point kept is a point more); the later visits are valued keeping every supporter, a plan always open, so the
         value errs low there too. The better of the two, by the plain estimate, is the kingdom's
         value (its ``spend`` names the supporter) and chance. An option is solved only if it can
         beat what is known without it: its kingdom's value, or with ``prune`` (a player who only
@@ -398,58 +398,60 @@ class TourPlanner:
         solves are skipped likewise where even a sure win could not beat the best kingdom: such
         a kingdom keeps the value of its sets without them (a lower bound), and the best kingdom
         and its chance are the same as without ``prune``."""
-        kingdoms = self.kingdoms_of(tour)
-        values = self.values(kingdoms)
-        order = sorted(range(len(kingdoms)), key=lambda i: kingdoms[i])  # the index of values
-        full = (1 << len(kingdoms)) - 1
-        plain: dict[int, tuple] = {}  # position -> (chance, column, spend, rest, trump, target, others)
-        pending = []  # with prune: kingdoms valued by the cheap sets so far
+        terms = self._terms(tour)
+        known = known or {}
         gain = 0.0 if self.objective == "perfect" else WIN_POINTS
-        for rank, index in enumerate(order):
-            position = tour.unvisited[index]
-            trump, target = kingdoms[index]
-            others = frozenset(kingdoms[j][0] for j in range(len(kingdoms)) if j != index)
-            cheap = prune and self.table.draws and not (known is not None and position in known)
-            if known is not None and position in known:
+        plain: dict[int, tuple] = {}  # position -> (chance, value column, supporter counted on)
+        pending = []  # with prune: kingdoms valued by the cheap sets so far
+        for position, (trump, target, others, rest) in terms.items():
+            cheap = prune and self.table.draws and position not in known
+            if position in known:
                 chance = known[position]
             else:
                 chance = self.table.chance(hand, trump, others, cheap)[target]
-            rest = values[full & ~(1 << rank)]
-            plain[position] = (chance, self._column(chance, target, gain + rest), None, rest, trump, target, others)
+            plain[position] = (chance, self._column(chance, target, gain + rest), None)
             if cheap:
                 pending.append(position)
         # The drawing sets' solves, the best value so far first, only where even a sure win
         # could beat the best value known (a kingdom's value may only rise).
         for position in sorted(pending, key=lambda p: (-plain[p][1][0], p)):
-            _, _, _, rest, trump, target, others = plain[position]
+            trump, target, others, rest = terms[position]
             if gain + rest[0] < max(entry[1][0] for entry in plain.values()):
                 continue  # it keeps the cheap sets' value: it cannot be the best
             chance = self.table.chance(hand, trump, others)[target]
-            plain[position] = (chance, self._column(chance, target, gain + rest), *plain[position][2:])
+            plain[position] = (chance, self._column(chance, target, gain + rest), None)
         best = dict(plain)
         for suit in self._held(tour):
-            for position, (_, _, _, rest, trump, target, others) in plain.items():
+            for position, (trump, target, others, rest) in terms.items():
                 bar = max(v[1][0] for v in best.values()) if prune else best[position][1][0]
                 if gain + rest[0] - 1 <= bar:  # even a sure win would not pay for the point
                     continue
                 chance, column = self._counting_on(hand, trump, target, others, rest, suit)
                 if column[0] > best[position][1][0]:
-                    best[position] = (chance, column, suit, rest, trump, target, others)
+                    best[position] = (chance, column, suit)
         base = 0 if self.objective == "perfect" else tour.score
         return {position: (chance, self._with_interval(column, base, spend))
-                for position, (chance, column, spend, *_) in best.items()}
+                for position, (chance, column, spend) in best.items()}
 
     def supporter_option(self, tour: TourState, hand: CardSet, position: int, suit: int) -> tuple[float, TourValue]:
         """(planning chance, tour value) of visiting ``position`` now counting on a supporter
         of ``suit``, its point spent (the option :meth:`after_choice` weighs)."""
-        kingdoms = self.kingdoms_of(tour)
-        index = tour.unvisited.index(position)
-        trump, target = kingdoms[index]
-        rank = sorted(range(len(kingdoms)), key=lambda i: kingdoms[i]).index(index)
-        rest = self.values(kingdoms)[((1 << len(kingdoms)) - 1) & ~(1 << rank)]
-        others = frozenset(kingdoms[j][0] for j in range(len(kingdoms)) if j != index)
+        trump, target, others, rest = self._terms(tour)[position]
         chance, column = self._counting_on(hand, trump, target, others, rest, suit)
         return chance, self._with_interval(column, tour.score, suit)
+
+    def _terms(self, tour: TourState) -> dict[int, tuple[int, int, frozenset[int], np.ndarray]]:
+        """Each unvisited kingdom's (trump, target, the other kingdoms' suits, the value column
+        of the rest of the tour once it is won), by position, in the order of :meth:`values`."""
+        kingdoms = self.kingdoms_of(tour)
+        values = self.values(kingdoms)
+        full = (1 << len(kingdoms)) - 1
+        terms = {}
+        for rank, index in enumerate(sorted(range(len(kingdoms)), key=lambda i: kingdoms[i])):
+            trump, target = kingdoms[index]
+            others = frozenset(kingdoms[j][0] for j in range(len(kingdoms)) if j != index)
+            terms[tour.unvisited[index]] = (trump, target, others, values[full & ~(1 << rank)])
+        return terms
 
     def _counting_on(self, hand: CardSet, trump: int, target: int, others: frozenset[int],
                      rest: np.ndarray, suit: int) -> tuple[float, np.ndarray]:
