@@ -31,19 +31,26 @@ from .jitcache import ensure_jit_cache
 from .stats import mean_interval, wilson_interval
 from .workers import process_pool
 
-# Loaded on first use: these modules import numba, which takes most of a second.
+# Loaded on first use: these modules import numba, which takes most of a second, or numpy.
 _JIT = {"lowbit_index", "pointer", "popcount"}
+_RECYCLE = {"POOL", "ArrayPool"}
 
 
 def __getattr__(name: str):
-    """A compiled module's name, imported when first asked for."""
+    """A compiled module's name, or the array pool's, imported when first asked for."""
     if name in _JIT:
         from . import jit
 
         return getattr(jit, name)
+    if name in _RECYCLE:
+        from . import recycle
+
+        return getattr(recycle, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
+    "POOL",
+    "ArrayPool",
     "BudgetExceeded",
     "guard_interrupts",
     "interrupt_pending",

@@ -7,7 +7,8 @@ past the process's memory cap raises :class:`MemoryLimitExceeded`. Both are
 labelled estimate.
 
 The cap covers every memo alive in the process (:func:`reserve` and :func:`release` keep
-the count). It is ``EMISSARY_MAX_MEMORY`` (bytes, or with a K/M/G suffix) when set, else
+the count), and memory kept spare for later memos (:mod:`search.infra.recycle`), which is
+dropped before a memo would pass the cap. It is ``EMISSARY_MAX_MEMORY`` (bytes, or with a K/M/G suffix) when set, else
 :data:`DEFAULT_MEMORY_LIMIT`; :func:`set_memory_limit` changes it.
 
 A compiled kernel cannot be interrupted by Python's default SIGINT handler (the exception
@@ -65,6 +66,7 @@ def _initial_limit() -> int:
 _limit = _initial_limit()
 _reserved = 0
 _lock = threading.Lock()
+_spares: list = []  # holders of spare memory: an ``nbytes`` and a ``clear()`` each
 
 
 def memory_limit() -> int:
@@ -85,10 +87,20 @@ def reserved_memory() -> int:
     return _reserved
 
 
+def count_spare(holder) -> None:
+    """Count ``holder``'s spare memory (its ``nbytes``) under the cap: :func:`reserve`
+    calls its ``clear()`` before memos and spares together would pass the cap."""
+    _spares.append(holder)
+
+
 def reserve(size: int) -> None:
-    """Count ``size`` more bytes, or raise MemoryLimitExceeded if that passes the cap."""
+    """Count ``size`` more bytes, or raise MemoryLimitExceeded if that passes the cap
+    (dropping spare memory first if memos and spares together would)."""
     global _reserved
     with _lock:
+        if _reserved + size + sum(holder.nbytes for holder in _spares) > _limit:
+            for holder in _spares:
+                holder.clear()
         if _reserved + size > _limit:
             raise MemoryLimitExceeded(
                 f"the search would need over {(_reserved + size) >> 20} MiB "

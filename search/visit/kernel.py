@@ -82,6 +82,7 @@ import numpy as np
 from numba import njit
 
 from ..infra import (
+    POOL,
     MemoryLimitExceeded,
     TimeLimitExceeded,
     guard_interrupts,
@@ -1027,10 +1028,14 @@ def _packed(abil, pool) -> tuple[int, int]:
     return abil[0] | abil[1] << 4 | abil[2] << 8 | abil[3] << 12, packed_pool
 
 
-def _give_back(held: list) -> None:
-    """Release a freed solver's bytes from the memory cap's count."""
+def _give_back(held: list, arrays: list) -> None:
+    """Release a freed solver's bytes from the memory cap's count, and give its memo's
+    arrays to the pool for the next solver to grow into."""
     release(held[0])
     held[0] = 0
+    for array in arrays:
+        POOL.give(array)
+    arrays.clear()
 
 
 class FastKingdomSolver(KingdomSolver):
@@ -1067,7 +1072,9 @@ class FastKingdomSolver(KingdomSolver):
         self._new_distribution_memo(initial_dist_bits)
         self._acc = np.zeros(WIDTH)  # an option's vector, from the kernel
         self._held = [0]  # bytes counted against the memory cap, given back when freed
-        weakref.finalize(self, _give_back, self._held)
+        self._arrays: list = []  # the memos' arrays, pooled when the solver is freed
+        self._retired: list = []  # arrays a growth replaced, pooled once it is settled
+        weakref.finalize(self, _give_back, self._held, self._arrays)
         self._account()
         self._remember_addresses()
         guard_interrupts()
@@ -1218,6 +1225,9 @@ class FastKingdomSolver(KingdomSolver):
             raise RuntimeError(f"unknown kernel status {status}")
         self._account()
         self._remember_addresses()
+        for array in self._retired:
+            POOL.give(array)
+        self._retired.clear()
 
     def _grow_values(self) -> None:
         """Double the values' memo: its table rehashed, its arena's rows copied."""
@@ -1227,11 +1237,12 @@ class FastKingdomSolver(KingdomSolver):
         if limit >= 1 << (63 - K0_BITS):
             raise MemoryLimitExceeded("the memo would outgrow the arena rows a slot can name")
         self._reserve_growth(16 * (1 << bits) + 8 * WIDTH * (limit + 1))
-        table = np.full((1 << bits, 2), -1, dtype=np.int64)
+        table = POOL.take((1 << bits, 2), np.int64, -1)
         _rehash(self._table, table, bits)
-        vals = np.zeros((limit + 1, WIDTH), dtype=np.float64)
+        vals = POOL.take((limit + 1, WIDTH), np.float64, 0.0)
         used = int(meta[ROWS])
         vals[:used] = self._vals[:used]
+        self._retired += [self._table, self._vals]
         self._table, self._vals = table, vals
         meta[BITS], meta[ROW_LIMIT] = bits, limit + 1
 
@@ -1243,17 +1254,19 @@ class FastKingdomSolver(KingdomSolver):
             bits = int(meta[DBITS]) + 1
             growth = 16 * (1 << bits)
             self._reserve_growth(growth)
-            table = np.full((1 << bits, 2), -1, dtype=np.int64)
+            table = POOL.take((1 << bits, 2), np.int64, -1)
             _rehash(self._dtable, table, bits)
+            self._retired.append(self._dtable)
             self._dtable = table
             meta[DBITS], meta[DROW_LIMIT] = bits, int(LOAD * (1 << bits)) + 1
         if int(meta[DFREE]) + DIST_WIDTH > len(self._dvals):
             if 2 * len(self._dvals) >= 1 << (63 - K0_BITS):
                 raise MemoryLimitExceeded("the memo would outgrow the arena rows a slot can name")
             self._reserve_growth(16 * len(self._dvals))
-            arena = np.zeros(2 * len(self._dvals), dtype=np.float64)
+            arena = POOL.take((2 * len(self._dvals),), np.float64, 0.0)
             used = int(meta[DFREE])
             arena[:used] = self._dvals[:used]
+            self._retired.append(self._dvals)
             self._dvals = arena
 
     def _reserve_growth(self, growth: int) -> None:
@@ -1276,6 +1289,7 @@ class FastKingdomSolver(KingdomSolver):
 
     def _remember_addresses(self) -> None:
         """The kernel's view of the arrays; they must outlive it (they are attributes)."""
+        self._arrays[:] = [self._table, self._vals, self._dtable, self._dvals]
         self._mem = (
             self._table.ctypes.data,
             len(self._table),
