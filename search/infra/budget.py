@@ -8,8 +8,8 @@ labelled estimate.
 
 The cap covers every memo alive in the process (:func:`reserve` and :func:`release` keep
 the count), and memory kept spare for later memos (:mod:`search.infra.recycle`), which is
-dropped before a memo would pass the cap. It is ``EMISSARY_MAX_MEMORY`` (bytes, or with a K/M/G suffix) when set, else
-:data:`DEFAULT_MEMORY_LIMIT`; :func:`set_memory_limit` changes it.
+dropped before a memo would pass the cap. It is ``EMISSARY_MAX_MEMORY`` (bytes, or with a
+K/M/G suffix) when set, else :data:`DEFAULT_MEMORY_LIMIT`; :func:`set_memory_limit` changes it.
 
 A compiled kernel cannot be interrupted by Python's default SIGINT handler (the exception
 would be raised inside the kernel's clock read, which numba turns into a SystemError).
