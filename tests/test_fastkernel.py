@@ -248,3 +248,28 @@ def test_deadline_raises_and_the_memo_stays_sound():
     fresh = FastKingdomSolver().decide(*state)
     assert_same(value, fresh)
     assert value[4] == pytest.approx(0.724860, abs=1e-6)  # ../shared/reference/README.md
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=str)
+def test_prefetching_from_the_first_slot_gives_the_reference_values(combo):
+    """Prefetching children's slots and rows (normally only past 2**PREFETCH_BITS slots),
+    here on every table, with a work stack that starts too small to note them all: the
+    reference kernel's vectors still."""
+    for index in range(3):
+        state = small_state(7, index, combo)
+        fast = FastKingdomSolver(initial_bits=2, initial_stack=8, initial_depth=1)
+        fast.prefetch_from(0)
+        assert_same(fast.decide(*state), KingdomSolver().decide(*state))
+
+
+def test_prefetching_changes_no_value_and_no_lookup():
+    """Commerce alone on eight cards: a memo of 2**18 slots, prefetched past 2**17."""
+    hand = CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S").mask
+    state = (hand, FULL_MASK & ~hand, 0, int(Suit.HEARTS), (0, 1, 0, 0), ())
+    runs = []
+    for bits in (64, fastkernel.PREFETCH_BITS):
+        solver = FastKingdomSolver()
+        solver.prefetch_from(bits)
+        runs.append((solver.decide(*state), solver.lookups, solver.state_count()))
+    assert runs[0] == runs[1]
+    assert runs[0][2] > 0.6 * (1 << fastkernel.PREFETCH_BITS)  # the table did pass the threshold

@@ -32,7 +32,7 @@ from .stats import mean_interval, wilson_interval
 from .workers import process_pool
 
 # Loaded on first use: these modules import numba, which takes most of a second, or numpy.
-_JIT = {"lowbit_index", "pointer", "popcount"}
+_JIT = {"lowbit_index", "pointer", "popcount", "prefetch"}
 _RECYCLE = {"POOL", "ArrayPool"}
 
 
@@ -71,6 +71,7 @@ __all__ = [
     "lowbit_index",
     "mean_interval",
     "pointer",
+    "prefetch",
     "popcount",
     "process_pool",
     "read_json",

@@ -56,8 +56,11 @@ Cost. Almost all time goes to *lookups*, one per choice of every outcome
 (``lookups``: about 10 a state with no drawing ability, 12 with Military, 26
 with Commerce): normalise, key, probe, fold the child's vector. While the memo
 fits in the caches a lookup costs ~60 ns; beyond, two dependent random reads
-(slot, then value row) make it ~120-150 ns. (Looking a whole option's children up
-first, to overlap those reads, measured 20% slower.) The kernel sees its arrays through
+(slot, then value row) make it ~120-150 ns. So once the table has ``2**PREFETCH_BITS``
+slots the kernel first asks the memory for each of an option's children's slots, then for
+the rows they name (``_prefetch_children``, hints that do not block), and those reads
+overlap (``examples/bench_prefetch.py``). (Looking a whole option's children up first, which
+blocks on each read, measured 20% slower.) The kernel sees its arrays through
 raw addresses (``numba.carray``) because arrays passed as arguments cost atomic
 reference counting on every call (removing it cut a lookup from ~105 to ~60 ns).
 The static tables are module globals, which numba freezes into the compiled code.
@@ -91,6 +94,7 @@ from ..infra import (
     lowbit_index,
     pointer,
     popcount,
+    prefetch,
     release,
     reserve,
 )
@@ -99,6 +103,7 @@ from .reference import MAX_NEED, TIE, KingdomSolver
 WIDTH = MAX_NEED + 1
 LOAD = 0.6
 MAX_DEPTH = 160  # a visit has at most ~60 debates and 12 ability uses
+PREFETCH_BITS = 17  # from tables of 2 MiB, children's slots and rows are prefetched (_prefetch_children)
 CLOCK_EVERY = 1 << 16  # lookups between clock reads (a read costs ~1 µs, 2**16 lookups ~5 ms)
 GROW_SECONDS_PER_BYTE = 2e-9
 """A memo's doubling costs about this per byte of its new arrays (measured 1.1-1.2 ns a byte
@@ -115,8 +120,9 @@ DIST_FULL = -6  # distribution table or arena full: grow both
 UNUSABLE = -7  # (not a status) an option that cannot be taken at this node
 
 # Fields of the meta array shared by the wrapper and the kernel.
-ROWS, EXPANSIONS, BITS, ROW_LIMIT, TOP, LOOKUPS, NEXT_CLOCK, DROWS, DBITS, DROW_LIMIT, WORK_LIMIT, DFREE = range(12)
-META_SIZE = 12
+(ROWS, EXPANSIONS, BITS, ROW_LIMIT, TOP, LOOKUPS, NEXT_CLOCK, DROWS, DBITS, DROW_LIMIT, WORK_LIMIT, DFREE,
+ PREFETCH_FROM) = range(13)
+META_SIZE = 13
 
 # Options in the reference's order (``KingdomSolver.options``); Politics to suit s is
 # option POLITICS + s.
@@ -408,6 +414,39 @@ def _fold_last_card(target, hand, deck, disc, trump, abil, won):
     shift = 1 if won else 0
     target[shift] = max(target[shift], lose)
     target[shift + 1] = max(target[shift + 1], win)
+
+
+@njit(cache=True, inline="always")
+def _prefetch_children(stack, base, top, trump, abil, pool, mem, bits):
+    """Ask the memory for what the lookups of an option's children (the stack's outcomes
+    ``base .. top``) will read, before they read it: past the caches each lookup waits on
+    memory twice (its table slot, then its arena row), and the waits then overlap. First
+    every child's slot, noted above ``top``; then the rows those slots name. Only hints:
+    what is looked up, and found, is unchanged."""
+    table, _, _, _, _ = _views(mem)
+    room = mem[8] - top
+    n = 0
+    i = base
+    while i < top:
+        end = i + 2 + CHOICE * stack[i + 1]
+        i += 2
+        while i < end:
+            h = stack[i]
+            if h != 0 and (abil & CHANGES_SUITS != 0 or h & (h - 1) != 0):
+                disc, p = _normalise(h, stack[i + 1], stack[i + 2], abil, pool)
+                k0, k1 = _key(h, stack[i + 1], disc, trump, abil, p)
+                slot = _slot_hash(k0, k1, bits)
+                prefetch(mem[0] + 16 * slot)
+                if n < room:
+                    stack[top + n] = slot
+                    n += 1
+            i += CHOICE
+    for j in range(n):
+        word = table[stack[top + j], 0]
+        if word != -1:  # the child's row, or a neighbour's: a hint either way
+            address = mem[2] + 8 * WIDTH * (word >> K0_BITS)
+            prefetch(address)
+            prefetch(address + 8 * WIDTH - 8)
 
 
 # --- options as outcomes on the work stack ------------------------------------------
@@ -738,6 +777,8 @@ def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
         if top < 0:
             return STACK_FULL
         meta[TOP] = top  # children push above this option's outcomes
+        if bits >= meta[PREFETCH_FROM]:
+            _prefetch_children(stack, base, top, new_trump, rest, new_pool, mem, bits)
         acc[:] = 0.0
         i = base
         while i < top:
@@ -1066,6 +1107,7 @@ class FastKingdomSolver(KingdomSolver):
         self._meta = np.zeros(META_SIZE, dtype=np.int64)
         self._meta[[ROWS, BITS, ROW_LIMIT]] = 1, initial_bits, limit + 1
         self._meta[NEXT_CLOCK] = CLOCK_EVERY  # small searches never read the clock
+        self._meta[PREFETCH_FROM] = PREFETCH_BITS
         self._scratch = np.zeros((initial_depth, 3, WIDTH), dtype=np.float64)
         self._totals = np.zeros((initial_depth, DIST_WIDTH), dtype=np.float64)  # one row a depth
         self._stack = np.zeros(initial_stack, dtype=np.int64)
@@ -1109,6 +1151,11 @@ class FastKingdomSolver(KingdomSolver):
         """How many child values the kernel has looked up (its main cost, see the module)."""
         return int(self._meta[LOOKUPS])
 
+    def prefetch_from(self, bits: int) -> None:
+        """Prefetch children's slots and rows once the table has ``2**bits`` slots
+        (:data:`PREFETCH_BITS` to start; 64 never): a speed setting, for benchmarks."""
+        self._meta[PREFETCH_FROM] = bits
+
     def limit_work(self, lookups: int | None) -> None:
         """Stop the searches that follow (TimeLimitExceeded) once they have made about
         ``lookups`` more lookups (checked every ``CLOCK_EVERY``), whatever the clock says; None
@@ -1123,15 +1170,15 @@ class FastKingdomSolver(KingdomSolver):
             return TERMINAL
         if not (abil[0] or abil[1] or abil[3]) and not hand & (hand - 1):
             return super().decide(hand, deck, disc, trump, abil, pool)  # closed form, no memo
-        packed_abil, packed_pool = _packed(abil, pool)
-        deadline = -1.0 if self.deadline is None else self.deadline
+        packed_abil, packed_pool = _packed(abil, pool)  # trump goes in as an int: a Suit would
+        deadline = -1.0 if self.deadline is None else self.deadline  # compile a second kernel
         before = int(self._meta[EXPANSIONS])
         try:
             with kernel_running():
                 while True:
                     self._meta[TOP] = 0
                     row = _enter(
-                        DECIDE_CALL, 0, hand, deck, disc, trump, packed_abil, packed_pool, 0, 0,
+                        DECIDE_CALL, 0, hand, deck, disc, int(trump), packed_abil, packed_pool, 0, 0,
                         self._mem, deadline, self._acc,
                     )
                     if row >= 0:
@@ -1154,7 +1201,7 @@ class FastKingdomSolver(KingdomSolver):
             while True:
                 self._meta[TOP] = 0
                 row = _enter(
-                    DIST_CALL, 0, hand, deck, disc, trump, packed_abil, packed_pool, need, 0,
+                    DIST_CALL, 0, hand, deck, disc, int(trump), packed_abil, packed_pool, need, 0,
                     self._mem, deadline, self._acc,
                 )
                 if row >= 0:
@@ -1183,7 +1230,7 @@ class FastKingdomSolver(KingdomSolver):
                 while True:
                     self._meta[TOP] = 0
                     status = _enter(
-                        OPTION_CALL, option, hand, deck, disc, trump, packed_abil, packed_pool, 0, 0,
+                        OPTION_CALL, option, hand, deck, disc, int(trump), packed_abil, packed_pool, 0, 0,
                         self._mem, deadline, acc,
                     )
                     if status >= 0 or status == UNUSABLE:
