@@ -65,7 +65,7 @@ def _initial_limit() -> int:
 
 _limit = _initial_limit()
 _reserved = 0
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a freed solver's finalizer may release inside reserve
 _spares: list = []  # holders of spare memory: an ``nbytes`` and a ``clear()`` each
 
 
@@ -98,7 +98,10 @@ def reserve(size: int) -> None:
     (dropping spare memory first if memos and spares together would)."""
     global _reserved
     with _lock:
-        if _reserved + size + sum(holder.nbytes for holder in _spares) > _limit:
+        spare = 0
+        for holder in _spares:
+            spare += holder.nbytes
+        if _reserved + size + spare > _limit:
             for holder in _spares:
                 holder.clear()
         if _reserved + size > _limit:
