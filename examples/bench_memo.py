@@ -33,12 +33,13 @@ FULL_MASK = (1 << 32) - 1
 SETS = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 1, 1, 1))  # Military, Commerce, ♦♥♠ (uses of ♣ ♦ ♥ ♠)
 WORK = 40_000_000  # lookups a solve may take, as many with either setting
 GROWING = [0.0]
+PREFETCH_ON = kernel.PREFETCH_BITS  # the shipped threshold
 
 
 def settings(pooled: bool, prefetching: bool) -> None:
     POOL.clear()
     POOL.share = 0.5 if pooled else 0.0  # a share of 0 holds nothing: every array is fresh
-    kernel.PREFETCH_BITS = 17 if prefetching else 64  # 64: never
+    kernel.PREFETCH_BITS = PREFETCH_ON if prefetching else 64  # 64: never
 
 
 def problems(count: int, seed: int) -> list[tuple]:

@@ -59,7 +59,7 @@ fits in the caches a lookup costs ~60 ns; beyond, two dependent random reads
 (slot, then value row) make it ~120-150 ns. So once the table has ``2**PREFETCH_BITS``
 slots the kernel first asks the memory for each of an option's children's slots, then for
 the rows they name (``_prefetch_children``, hints that do not block), and those reads
-overlap (``examples/bench_prefetch.py``). (Looking a whole option's children up first, which
+overlap (``examples/bench_memo.py``). (Looking a whole option's children up first, which
 blocks on each read, measured 20% slower.) The kernel sees its arrays through
 raw addresses (``numba.carray``) because arrays passed as arguments cost atomic
 reference counting on every call (removing it cut a lookup from ~105 to ~60 ns).
