@@ -371,12 +371,25 @@ def _normalise(hand, deck, disc, abil, pool):
 
 
 @njit(cache=True, inline="always")
+def _state_key(hand, deck, disc, trump, abil, pool):
+    """The memo key of a state as stored: normalised (``_normalise``), then canonical."""
+    disc, pool = _normalise(hand, deck, disc, abil, pool)
+    return _key(hand, deck, disc, trump, abil, pool)
+
+
+@njit(cache=True, inline="always")
+def _lone_last_card(hand, abil):
+    """Whether a state is one card held with no ability that changes suits: its value is in
+    closed form (``_fold_last_card``) and never memoised."""
+    return abil & CHANGES_SUITS == 0 and hand != 0 and hand & (hand - 1) == 0
+
+
+@njit(cache=True, inline="always")
 def _known(hand, deck, disc, trump, abil, pool, table, bits):
     """The arena row of a state already memoised (row 0 for an empty hand), else -1."""
     if hand == 0:
         return TERMINAL_ROW
-    disc, pool = _normalise(hand, deck, disc, abil, pool)
-    k0, k1 = _key(hand, deck, disc, trump, abil, pool)
+    k0, k1 = _state_key(hand, deck, disc, trump, abil, pool)
     slot = _find(table, k0, k1, bits)
     if table[slot, 0] == -1:
         return -1
@@ -432,9 +445,8 @@ def _prefetch_children(stack, base, top, trump, abil, pool, mem, bits):
         i += 2
         while i < end:
             h = stack[i]
-            if h != 0 and (abil & CHANGES_SUITS != 0 or h & (h - 1) != 0):
-                disc, p = _normalise(h, stack[i + 1], stack[i + 2], abil, pool)
-                k0, k1 = _key(h, stack[i + 1], disc, trump, abil, p)
+            if h != 0 and not _lone_last_card(h, abil):
+                k0, k1 = _state_key(h, stack[i + 1], stack[i + 2], trump, abil, pool)
                 slot = _slot_hash(k0, k1, bits)
                 prefetch(mem[0] + 16 * slot)
                 if n < room:
@@ -790,7 +802,7 @@ def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
             while i < end:
                 h, d, x, won = stack[i], stack[i + 1], stack[i + 2], stack[i + 3]
                 i += CHOICE
-                if rest & CHANGES_SUITS == 0 and h & (h - 1) == 0 and h != 0:
+                if _lone_last_card(h, rest):
                     _fold_last_card(choice, h, d, x, new_trump, rest, won)  # not memoised
                     continue
                 row = _known(h, d, x, new_trump, rest, new_pool, table, bits)
@@ -849,7 +861,7 @@ def _option_score(base, top, denominator, trump, rest, pool, need, depth, mem, d
             k = need - won
             if k < 0:
                 continue
-            if rest & CHANGES_SUITS == 0 and h & (h - 1) == 0 and h != 0:
+            if _lone_last_card(h, rest):
                 lone[:] = 0.0
                 _fold_last_card(lone, h, d, x, trump, rest, 0)
                 best = max(best, lone[k])
@@ -937,7 +949,7 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
                 k = need - won
                 value = 0.0
                 if k >= 0:
-                    if rest & CHANGES_SUITS == 0 and h & (h - 1) == 0 and h != 0:
+                    if _lone_last_card(h, rest):
                         lone[:] = 0.0
                         _fold_last_card(lone, h, d, x, new_trump, rest, 0)
                         value = lone[k]
@@ -1020,7 +1032,7 @@ def _option_vector(option, hand, deck, disc, trump, abil, pool, depth, mem, dead
         while i < end:
             h, d, x, won = stack[i], stack[i + 1], stack[i + 2], stack[i + 3]
             i += CHOICE
-            if rest & CHANGES_SUITS == 0 and h & (h - 1) == 0 and h != 0:
+            if _lone_last_card(h, rest):
                 _fold_last_card(choice, h, d, x, new_trump, rest, won)
                 continue
             row = _known(h, d, x, new_trump, rest, new_pool, table, bits)
