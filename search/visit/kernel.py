@@ -751,6 +751,39 @@ def _poll(meta, deadline):
     return 0
 
 
+@njit(cache=True, inline="always")
+def _expect_outcomes(acc, choice, stack, base, top, denominator, trump, abil, pool, depth, mem, deadline):
+    """``acc`` = an option's value vector: over its outcomes on the stack (``base .. top``),
+    weighted, the best of each outcome's choices, each child looked up or searched at
+    ``depth + 1`` (a lone last card in closed form, not memoised). 0, or a child's negative
+    status to unwind with. ``choice`` is scratch for one outcome."""
+    table, vals, meta, _, _ = _views(mem)
+    bits = meta[BITS]
+    acc[:] = 0.0
+    i = base
+    while i < top:
+        weight = stack[i] / denominator
+        end = i + 2 + CHOICE * stack[i + 1]
+        meta[LOOKUPS] += stack[i + 1]
+        i += 2
+        choice[:] = 0.0
+        while i < end:
+            h, d, x, won = stack[i], stack[i + 1], stack[i + 2], stack[i + 3]
+            i += CHOICE
+            if _lone_last_card(h, abil):
+                _fold_last_card(choice, h, d, x, trump, abil, won)
+                continue
+            row = _known(h, d, x, trump, abil, pool, table, bits)
+            if row < 0:
+                row = _decide(h, d, x, trump, abil, pool, depth + 1, mem, deadline)
+                if row < 0:
+                    return row
+            _max_into(choice, vals, row, won)
+        for k in range(WIDTH):
+            acc[k] += weight * choice[k]
+    return 0
+
+
 @njit(cache=True)
 def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
     """Arena row of the value of a DECIDE node (``KingdomSolver.decide``), or a
@@ -791,28 +824,10 @@ def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
         meta[TOP] = top  # children push above this option's outcomes
         if bits >= meta[PREFETCH_FROM]:
             _prefetch_children(stack, base, top, new_trump, rest, new_pool, mem, bits)
-        acc[:] = 0.0
-        i = base
-        while i < top:
-            weight = stack[i] / denominator
-            end = i + 2 + CHOICE * stack[i + 1]
-            meta[LOOKUPS] += stack[i + 1]
-            i += 2
-            choice[:] = 0.0
-            while i < end:
-                h, d, x, won = stack[i], stack[i + 1], stack[i + 2], stack[i + 3]
-                i += CHOICE
-                if _lone_last_card(h, rest):
-                    _fold_last_card(choice, h, d, x, new_trump, rest, won)  # not memoised
-                    continue
-                row = _known(h, d, x, new_trump, rest, new_pool, table, bits)
-                if row < 0:
-                    row = _decide(h, d, x, new_trump, rest, new_pool, depth + 1, mem, deadline)
-                    if row < 0:
-                        return row
-                _max_into(choice, vals, row, won)
-            for k in range(WIDTH):
-                acc[k] += weight * choice[k]
+        status = _expect_outcomes(acc, choice, stack, base, top, denominator, new_trump, rest,
+                                  new_pool, depth, mem, deadline)
+        if status < 0:
+            return status
         meta[TOP] = base
         for k in range(WIDTH):
             best[k] = max(best[k], acc[k])
@@ -1006,7 +1021,7 @@ def _option_vector(option, hand, deck, disc, trump, abil, pool, depth, mem, dead
     """``acc`` = the value vector of one option at a DECIDE node (``KingdomSolver.option_value``,
     summed in its order): 0, UNUSABLE where the option cannot be taken, or a negative
     status. The root's options, asked once each, without walking their outcomes in Python."""
-    table, vals, meta, scratch, stack = _views(mem)
+    _, _, meta, scratch, stack = _views(mem)
     disc, pool = _normalise(hand, deck, disc, abil, pool)
     merge = not _reshuffle_possible(hand, deck, disc, abil)
     keep = 0 if merge else -1
@@ -1019,30 +1034,10 @@ def _option_vector(option, hand, deck, disc, trump, abil, pool, depth, mem, dead
     if top < 0:
         return STACK_FULL
     meta[TOP] = top
-    bits = meta[BITS]
-    choice = scratch[depth, 2]
-    acc[:] = 0.0
-    i = base
-    while i < top:
-        weight = stack[i] / denominator
-        end = i + 2 + CHOICE * stack[i + 1]
-        meta[LOOKUPS] += stack[i + 1]
-        i += 2
-        choice[:] = 0.0
-        while i < end:
-            h, d, x, won = stack[i], stack[i + 1], stack[i + 2], stack[i + 3]
-            i += CHOICE
-            if _lone_last_card(h, rest):
-                _fold_last_card(choice, h, d, x, new_trump, rest, won)
-                continue
-            row = _known(h, d, x, new_trump, rest, new_pool, table, bits)
-            if row < 0:
-                row = _decide(h, d, x, new_trump, rest, new_pool, depth + 1, mem, deadline)
-                if row < 0:
-                    return row
-            _max_into(choice, vals, row, won)
-        for k in range(WIDTH):
-            acc[k] += weight * choice[k]
+    status = _expect_outcomes(acc, scratch[depth, 2], stack, base, top, denominator, new_trump,
+                              rest, new_pool, depth, mem, deadline)
+    if status < 0:
+        return status
     meta[TOP] = base
     return 0
 
