@@ -1,5 +1,5 @@
 """``python -m advisor`` runs the ``emissary`` command line."""
 
-from .cli import run
+from .entry import run
 
 run()

@@ -118,3 +118,47 @@ def test_interrupt_surfacing_as_a_system_error_is_an_interrupt(monkeypatch, caps
     monkeypatch.setattr(tour_cli, "Deal", compiled)
     code, out, err = run_in_process(monkeypatch, capsys, ["deal", "--seed", "3"])
     assert code == 130 and err == "emissary: interrupted\n" and out == ""
+
+
+def test_a_ctrl_c_held_while_the_pool_forks_is_raised_after() -> None:
+    """A Ctrl-C while a pool submits (and forks its workers) is held, not lost in a fork hook
+    that drops exceptions: the block runs to its end, then the interrupt is raised. In its own
+    process: a SIGINT sent to the test runner would end the whole run."""
+    script = (
+        "import os, signal\n"
+        "from search.infra.workers import interrupts_held\n"
+        "finished = False\n"
+        "try:\n"
+        "    with interrupts_held():\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "        for _ in range(1000):\n"  # Python runs the handler here, between bytecodes
+        "            pass\n"
+        "        finished = True\n"
+        "except KeyboardInterrupt:\n"
+        "    print('raised after the block' if finished else 'raised inside the block')\n"
+        "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n"
+    )
+    done = _python(script)
+    assert done.returncode == 0 and done.stdout == b"raised after the block\nTrue\n", done
+
+
+def test_a_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
+    """Ctrl-C in the second the command line takes to import: one line, exit 130."""
+    script = (
+        "import sys, types\n"
+        "cli = types.ModuleType('advisor.cli')\n"
+        "def run():\n"
+        "    raise KeyboardInterrupt\n"
+        "cli.run = run\n"
+        "sys.modules['advisor.cli'] = cli\n"
+        "from advisor.entry import run as entry\n"
+        "entry()\n"
+    )
+    done = _python(script)
+    assert done.returncode == 130 and done.stderr == b"emissary: interrupted\n", done.stderr
+
+
+def _python(script: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, env=env,
+                          timeout=60, check=False)

@@ -9,6 +9,11 @@ work, hence ``fork`` or ``spawn`` start methods: ``forkserver`` workers are
 children of the fork server, which lives as long as they do. Strictly the signal
 follows the *thread* that started the worker, so use a pool from a thread that
 outlives it (every caller here uses it from the main thread).
+
+A Ctrl-C that lands while the pool forks its workers would run its handler inside a
+fork hook (logging's), whose exceptions Python prints and drops: the interrupt was
+lost and the command waited on for its workers, which ignore Ctrl-C (seen in CI).
+So the pool holds a Ctrl-C while it submits work (when it forks) and raises it after.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ import ctypes
 import multiprocessing
 import signal
 import sys
+import threading
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 
 PR_SET_PDEATHSIG = 1  # prctl(2) option: the signal a process gets when its parent exits
 START_METHODS = ("fork", "spawn")
@@ -35,6 +42,10 @@ class Pool(ProcessPoolExecutor):
     """A process pool that, left by an exception (Ctrl-C among them), kills its workers at
     once rather than waiting for the tasks they run and those queued behind them."""
 
+    def submit(self, fn, /, *args, **kwargs):
+        with interrupts_held():  # the first submit forks the workers
+            return super().submit(fn, *args, **kwargs)
+
     def stop(self) -> None:
         """Kill the workers and drop the queued tasks; returns at once."""
         # A worker deep in a compiled search reads no message, so it is killed, not asked.
@@ -50,6 +61,25 @@ class Pool(ProcessPoolExecutor):
             self.stop()
             return False
         return super().__exit__(exc_type, exc_value, traceback)
+
+
+@contextmanager
+def interrupts_held():
+    """Hold a Ctrl-C (SIGINT) that arrives inside the block and act on it when the block ends,
+    as the handler in place would have (``KeyboardInterrupt`` by default). In the main thread
+    only (the one Python runs signal handlers in); elsewhere the block runs as it is."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield  # no handler of Python's to hold (ignored, or set outside Python)
+        return
+    held: list[tuple] = []
+    signal.signal(signal.SIGINT, lambda number, frame: held.append((number, frame)))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if held:  # a Ctrl-C wins over an error the block raised
+            previous(*held[0])
 
 
 def process_pool(workers: int, start_method: str = "fork") -> Pool:
