@@ -113,6 +113,7 @@ def test_a_work_limit_stops_a_search_at_the_same_place_on_any_machine() -> None:
     assert stops[0] == stops[1] and 500_000 <= stops[0][0] < 500_000 + 2 * 65_536
 
 
+@pytest.mark.slow  # a minute; in CI the first edition's advisor batches repeat (test_first_edition)
 def test_the_advisors_lookahead_tours_repeat_for_a_seed() -> None:
     """The advisor policy (issue 16): its restrictions are solved within a work
     limit, not a deadline, so a seed's tour is the same on every run."""
