@@ -24,7 +24,9 @@ def _visits_won(deal: Deal, policy) -> list[tuple[int, int, bool]]:
     return [(n + 1, p, n < won) for n, p in enumerate(visited)]
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(  # CI plays seed 2 (6 s); 1 and 3 take 25 s more
+    "seed", [pytest.param(1, marks=pytest.mark.slow), 2, pytest.param(3, marks=pytest.mark.slow)]
+)
 def test_a_visit_won_in_play_is_winnable_with_every_card_known(seed: int) -> None:
     """Whatever the advisor won with a hand, the clairvoyant search finds winnable: the
     advisor's own play is a witness (the same deck order, Jacks only)."""
