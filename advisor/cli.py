@@ -18,6 +18,8 @@ from typing import Annotated
 
 import typer
 
+from search.infra.budget import MemoryLimitExceeded
+
 from . import STARTED, advise_cli, analyse_cli, coach_cli, odds_cli, sweep_cli, tour_cli
 from .options import Interrupted, caused_by_interrupt, start_command_clock
 
@@ -48,11 +50,19 @@ def _options(
         from search.infra import parse_bytes, set_memory_limit
 
         try:
-            set_memory_limit(parse_bytes(max_memory))
+            size = parse_bytes(max_memory)
         except ValueError as error:
             raise typer.BadParameter(str(error), param_hint="--max-memory") from None
+        if size < SMALLEST_MEMORY_CAP:
+            raise typer.BadParameter(
+                f"at least {SMALLEST_MEMORY_CAP >> 20}M: a search's first tables take a few MiB",
+                param_hint="--max-memory",
+            )
+        set_memory_limit(size)
 
 
+SMALLEST_MEMORY_CAP = 16 << 20
+"""The least ``--max-memory``: below about 8 MiB ``advise`` could not build its first tables."""
 _DEBUG_FLAG = "--debug"
 _INTERRUPTED = 130  # typer turns KeyboardInterrupt into this exit code; 128 + SIGINT
 _BROKEN_PIPE = 141  # what a shell reports for a command killed by SIGPIPE: 128 + 13
@@ -86,6 +96,8 @@ def main() -> None:
         _fail("aborted", 1)
     except OSError as error:  # a missing folder, a full disk, a file we may not read
         _fail(_os_message(error), 1)
+    except MemoryLimitExceeded as error:  # a cap (EMISSARY_MAX_MEMORY) too small to start
+        _fail(f"{error}; raise --max-memory", 1)
     except Exception as error:
         if caused_by_interrupt(error):  # Ctrl-C inside compiled code surfaces as SystemError
             _fail("interrupted", _INTERRUPTED, prefix="emissary: ")

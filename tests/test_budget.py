@@ -4,6 +4,7 @@ Ctrl-C honoured inside the compiled kernel."""
 from __future__ import annotations
 
 import gc
+import os
 import json
 import signal
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 from search.game import CardSet
 from search.infra import (
     MemoryLimitExceeded,
+    budget,
     memory_limit,
     parse_bytes,
     reserved_memory,
@@ -138,13 +140,16 @@ def test_max_memory_option_turns_a_search_into_its_estimate(monkeypatch, capsys,
 
     args = ["--max-memory", "20M", "odds", BIG_HAND, "--trump", "H", "--target", "6",
             "--pool", "C S D", "--time-limit", "2", "--json"]
+    # Count only this command's memos, as a fresh process would: solvers other tests keep
+    # alive hold their reservations.
+    monkeypatch.setattr(budget, "_reserved", 0)
     code, out, err = run_in_process(monkeypatch, capsys, args)
     assert code == 0, err
     assert json.loads(out)["estimate"] is True
     assert memory_limit() == 20 << 20
 
 
-@pytest.mark.parametrize("size", ["lots", "0", "-5M", "nan", "inf"])
+@pytest.mark.parametrize("size", ["lots", "0", "-5M", "nan", "inf", "8M"])
 def test_max_memory_refuses_what_is_not_a_size(monkeypatch, capsys, keep_cap, size) -> None:
     from .test_cli import assert_one_line_error, run_in_process
 
@@ -178,3 +183,18 @@ def test_a_memo_doubling_that_would_pass_the_deadline_is_a_time_out(monkeypatch)
     with pytest.raises(TimeLimitExceeded):  # the work limit, after growing
         solver.decide(*state)
     assert solver._table.nbytes > table
+
+
+def test_a_memory_cap_too_small_to_start_a_search_is_one_line() -> None:
+    """EMISSARY_MAX_MEMORY below what a search's first tables take (--max-memory refuses it):
+    one line naming the cap, exit 1, not an internal error."""
+    env = {**os.environ, "EMISSARY_MAX_MEMORY": "2M", "NO_COLOR": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "advisor", "odds", BIG_HAND, "--trump", "H", "--target", "6",
+         "--time-limit", "2"], capture_output=True, env=env, timeout=120, check=False,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.decode() == (
+        "emissary: error: the search would need over 2 MiB (cap 2 MiB); raise --max-memory\n"
+    )
