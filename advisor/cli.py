@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from search.infra.budget import MemoryLimitExceeded
+from search.infra import MemoryLimitExceeded
 
 from . import STARTED, advise_cli, analyse_cli, coach_cli, odds_cli, sweep_cli, tour_cli
 from .options import Interrupted, caused_by_interrupt, start_command_clock

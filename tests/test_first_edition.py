@@ -529,4 +529,4 @@ def test_first_edition_advisor_beats_greedy_and_repeats() -> None:
     played again gives the same scores."""
     greedy, advisor = run_batch(["greedy", "advisor"], 30, 2026, FIRST, workers=2)
     assert advisor.mean_score[1] > greedy.mean_score[2]
-    assert run_batch(["advisor"], 5, 7, FIRST) == run_batch(["advisor"], 5, 7, FIRST)
+    assert run_batch(["advisor"], 3, 7, FIRST) == run_batch(["advisor"], 3, 7, FIRST)
