@@ -616,15 +616,21 @@ def test_a_coached_tour_with_deliberate_deviations_prices_each_of_them(tmp_path:
     summary's matched share counts them."""
     from advisor.review import review_json
 
-    path = tmp_path / "deviations.json"
-    output = io.StringIO()
-    console = Console(file=output, width=100, color_system=None, highlight=False)
-    player = Deviator(output)
-    coach.run(path, 8, TourConfig(short=True), console, player, advice=True, time_limit=1.0, ascii=True)
-    text = output.getvalue()
-    (tmp_path / "coach.txt").write_text(text)  # what the player saw, for a failure
-    assert "Traceback" not in text
-    kinds = [kind for kind, _ in player.deviations]
+    # At 1 s a prompt the ranking is exact on an idle machine; on a loaded one it may show only
+    # estimates, leaving no exact worse play to choose, so the tour is coached again at 2.5 s.
+    for time_limit in (1.0, 2.5):
+        path = tmp_path / f"deviations-{time_limit}.json"
+        output = io.StringIO()
+        console = Console(file=output, width=100, color_system=None, highlight=False)
+        player = Deviator(output)
+        coach.run(path, 8, TourConfig(short=True), console, player, advice=True,
+                  time_limit=time_limit, ascii=True)
+        text = output.getvalue()
+        (tmp_path / f"coach-{time_limit}.txt").write_text(text)  # what the player saw
+        assert "Traceback" not in text
+        kinds = [kind for kind, _ in player.deviations]
+        if "play" in kinds:
+            break
     assert kinds[0] == "kingdom" and 1 <= kinds.count("play") <= 2, player.deviations
     data = review_json(load(path))
     decisions = data["decisions"]
