@@ -34,6 +34,10 @@ for group in (sweep_cli, analyse_cli, tour_cli, odds_cli, advise_cli, coach_cli)
     group.register(app)
 
 
+SMALLEST_MEMORY_CAP = 16 << 20
+"""The least ``--max-memory``: below about 8 MiB ``advise`` could not build its first tables."""
+
+
 @app.callback()
 def _options(
     max_memory: Annotated[
@@ -61,8 +65,6 @@ def _options(
         set_memory_limit(size)
 
 
-SMALLEST_MEMORY_CAP = 16 << 20
-"""The least ``--max-memory``: below about 8 MiB ``advise`` could not build its first tables."""
 _DEBUG_FLAG = "--debug"
 _INTERRUPTED = 130  # typer turns KeyboardInterrupt into this exit code; 128 + SIGINT
 _BROKEN_PIPE = 141  # what a shell reports for a command killed by SIGPIPE: 128 + 13
