@@ -130,21 +130,11 @@ def run() -> None:
     about a quarter of a second the user would wait for. :func:`main` has flushed the output
     by then, so a command that returns with no child process or extra thread left ends at
     once; any other ending, and every error, exits the usual way. A time limit counts from
-    the script's start (:func:`~advisor.options.command_deadline`).
-
-    An interrupt also ends at once, once its line is written: what a command saves is on disk
-    by then (checkpoints, coach sessions and tables are written whole, atomically), and the
-    interpreter's teardown could otherwise wait forever on a process pool's helper threads
-    whose workers were just killed (seen once in CI: the line printed, the process hung).
+    the script's start (:func:`~advisor.options.command_deadline`); an interrupt ends at once
+    (:func:`advisor.entry.run`).
     """
     start_command_clock(STARTED)
-    try:
-        main()
-    except SystemExit as done:
-        if done.code == _INTERRUPTED:  # the line is written; end without the teardown
-            _flush_both()
-            os._exit(_INTERRUPTED)
-        raise
+    main()
     threads_left = threading.active_count() > 1
     processes = sys.modules.get("multiprocessing")
     if threads_left or (processes is not None and processes.active_children()):
@@ -154,14 +144,6 @@ def run() -> None:
     except (OSError, ValueError):
         return
     os._exit(0)
-
-
-def _flush_both() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
 
 
 def error_log_path() -> Path:

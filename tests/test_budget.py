@@ -4,7 +4,6 @@ Ctrl-C honoured inside the compiled kernel."""
 from __future__ import annotations
 
 import gc
-import os
 import json
 import signal
 import subprocess
@@ -185,15 +184,13 @@ def test_a_memo_doubling_that_would_pass_the_deadline_is_a_time_out(monkeypatch)
     assert solver._table.nbytes > table
 
 
-def test_a_memory_cap_too_small_to_start_a_search_is_one_line() -> None:
+def test_a_memory_cap_too_small_to_start_a_search_is_one_line(monkeypatch) -> None:
     """EMISSARY_MAX_MEMORY below what a search's first tables take (--max-memory refuses it):
     one line naming the cap, exit 1, not an internal error."""
-    env = {**os.environ, "EMISSARY_MAX_MEMORY": "2M", "NO_COLOR": "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "advisor", "odds", BIG_HAND, "--trump", "H", "--target", "6",
-         "--time-limit", "2"], capture_output=True, env=env, timeout=120, check=False,
-        cwd=Path(__file__).resolve().parents[1],
-    )
+    from .test_cli import run_subprocess
+
+    monkeypatch.setenv("EMISSARY_MAX_MEMORY", "2M")
+    done = run_subprocess(["odds", BIG_HAND, "--trump", "H", "--target", "6", "--time-limit", "2"])
     assert done.returncode == 1, done.stderr
     assert done.stderr.decode() == (
         "emissary: error: the search would need over 2 MiB (cap 2 MiB); raise --max-memory\n"
