@@ -20,7 +20,16 @@ import typer
 
 from search.infra import MemoryLimitExceeded
 
-from . import STARTED, advise_cli, analyse_cli, coach_cli, odds_cli, sweep_cli, tour_cli
+from . import (
+    INTERRUPTED,
+    STARTED,
+    advise_cli,
+    analyse_cli,
+    coach_cli,
+    odds_cli,
+    sweep_cli,
+    tour_cli,
+)
 from .options import Interrupted, caused_by_interrupt, start_command_clock
 
 app = typer.Typer(
@@ -66,7 +75,6 @@ def _options(
 
 
 _DEBUG_FLAG = "--debug"
-_INTERRUPTED = 130  # typer turns KeyboardInterrupt into this exit code; 128 + SIGINT
 _BROKEN_PIPE = 141  # what a shell reports for a command killed by SIGPIPE: 128 + 13
 
 
@@ -87,9 +95,9 @@ def main() -> None:
     except BrokenPipeError:
         _quiet_exit(_BROKEN_PIPE)
     except KeyboardInterrupt:
-        _fail("interrupted", _INTERRUPTED, prefix="emissary: ")
+        _fail("interrupted", INTERRUPTED, prefix="emissary: ")
     except Interrupted as error:  # a command says what it saved: "interrupted: ..."
-        _fail(str(error), _INTERRUPTED, prefix="emissary: ")
+        _fail(str(error), INTERRUPTED, prefix="emissary: ")
     except ValueError as error:  # our own checks: notation, rules, options, files
         _fail(str(error), 1)
     except typer.Abort as error:
@@ -102,7 +110,7 @@ def main() -> None:
         _fail(f"{error}; raise --max-memory", 1)
     except Exception as error:
         if caused_by_interrupt(error):  # Ctrl-C inside compiled code surfaces as SystemError
-            _fail("interrupted", _INTERRUPTED, prefix="emissary: ")
+            _fail("interrupted", INTERRUPTED, prefix="emissary: ")
         if hasattr(error, "format_message") and hasattr(error, "exit_code"):
             message = error.format_message()
             if not message:  # no arguments: typer has printed the help
@@ -117,8 +125,8 @@ def main() -> None:
         _quiet_exit(_BROKEN_PIPE)
     except OSError as error:
         _fail(_os_message(error), 1)
-    if code == _INTERRUPTED:
-        _fail("interrupted", _INTERRUPTED, prefix="emissary: ")
+    if code == INTERRUPTED:
+        _fail("interrupted", INTERRUPTED, prefix="emissary: ")
     if isinstance(code, int) and code:
         sys.exit(code)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
-INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C
+from . import INTERRUPTED
 
 
 def run() -> None:
