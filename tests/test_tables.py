@@ -1,0 +1,48 @@
+"""The committed 2,000-tour checkpoints of the advisor (README, *Winnability*): whole, and
+holding the figures the README prints from them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from search.game import TourConfig
+from search.tours.batch import decoded_visits, saved_tours
+from search.tours.simulate import SimulationResult
+
+TABLES = Path(__file__).resolve().parent.parent / "docs" / "tables"
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _result(name: str) -> SimulationResult:
+    params, tours = saved_tours(TABLES / name)
+    played = tours["advisor"]
+    config = TourConfig(short=params["short"], published_rules=params["published_rules"],
+                        first_edition=params["first_edition"])
+    assert sorted(played) == list(range(params["tours"])), "the checkpoint is not whole"
+    scores = [0] * (config.perfect_score + 1)
+    for score, _ in played.values():
+        scores[score] += 1
+    visits = tuple(tuple((k, hit) for k, hit, _ in decoded_visits(played[i][1]))
+                   for i in range(params["tours"]))
+    return SimulationResult(params["tours"], "advisor", params["seed"], config, tuple(scores), visits)
+
+
+@pytest.mark.parametrize("name, tour, mean, perfect", [
+    ("advisor-standard-2000.json", "standard", "12.398 (12.301–12.494)", "5.65% (4.72–6.75%)"),
+    ("advisor-short-2000.json", "short", "5.745 (5.689–5.801)", "11.40% (10.08–12.87%)"),
+])
+def test_committed_table_is_whole_and_matches_the_readme_row(name, tour, mean, perfect):
+    result = _result(name)
+    assert result.tours == 2000 and result.seed == 2026
+    m, low, high = result.mean_score
+    rate, r_low, r_high = result.perfect_rate
+    assert f"{m:.3f} ({low:.3f}–{high:.3f})" == mean
+    assert f"{100 * rate:.2f}% ({100 * r_low:.2f}–{100 * r_high:.2f}%)" == perfect
+    readme = README.read_text()
+    assert f"| {tour} | **advisor** | **{mean}** | **{perfect}** |" in readme
+    for kingdom, (visits, _, rate, low, high) in enumerate(result.kingdom_rates(), 1):
+        cell = (f"| {kingdom} ({result.config.target(kingdom)}) | {visits:,} | "
+                f"{100 * rate:.1f}% ({100 * low:.1f}–{100 * high:.1f}%) |")
+        assert cell in readme, cell
