@@ -161,7 +161,7 @@ def test_a_memo_doubling_that_would_pass_the_deadline_is_a_time_out(monkeypatch)
     """Issue 15: a doubling near a gigabyte took 1.3 s of a 2 s coach step. A doubling whose
     copy cannot end before the deadline stops the search as the clock would, at once."""
     import search.visit.kernel as kernel
-    from search.infra import TimeLimitExceeded
+    from search.infra import TimeLimitExceeded, WorkLimitExceeded
 
     monkeypatch.setattr(kernel, "GROW_SECONDS_PER_BYTE", 1e-3)  # any doubling: seconds
     from search.visit.solvers import warm_up
@@ -172,16 +172,36 @@ def test_a_memo_doubling_that_would_pass_the_deadline_is_a_time_out(monkeypatch)
     table = solver._table.nbytes
     started = time.perf_counter()
     solver.deadline = started + 30.0
-    with pytest.raises(TimeLimitExceeded):
+    with pytest.raises(TimeLimitExceeded) as stopped:
         solver.decide(*state)
+    assert not isinstance(stopped.value, WorkLimitExceeded)  # the clock's doing, not the work's
     assert time.perf_counter() - started < 5.0  # the first doubling, not the deadline
     assert solver._table.nbytes == table  # nothing was allocated
     solver.deadline = None  # without a deadline the memo grows as it must
     monkeypatch.setattr(kernel, "GROW_SECONDS_PER_BYTE", 2e-9)
     solver.limit_work(200_000)
-    with pytest.raises(TimeLimitExceeded):  # the work limit, after growing
+    with pytest.raises(WorkLimitExceeded):  # the work limit, after growing
         solver.decide(*state)
     assert solver._table.nbytes > table
+
+
+@pytest.mark.parametrize("stop", ["doubling", "work"])
+def test_an_exact_cell_names_the_clock_when_the_clock_stopped_it(monkeypatch, stop) -> None:
+    """advise's exact cells: a cell the clock stopped (also by refusing a doubling before the
+    deadline comes) counts as a clock cut, so the table says the clock, not the work, decided
+    it; a cell stopped by its work limit does not, as it stops at the same place anywhere."""
+    import search.visit.kernel as kernel
+    from search.tours.exact_cells import Solve, exact_chance
+    from search.visit import make_solver
+
+    position, _ = big_state()
+    solve = Solve(make_solver(), work=200_000, deadline=time.perf_counter() + 30.0)
+    if stop == "doubling":
+        monkeypatch.setattr(kernel, "GROW_SECONDS_PER_BYTE", 1e-3)  # any doubling: seconds
+        solve.work = 10**12
+    assert exact_chance(solve, position, full=False) is None
+    assert solve.timed_out and time.perf_counter() < solve.deadline
+    assert solve.clock_cut == (stop == "doubling")
 
 
 def test_a_memory_cap_too_small_to_start_a_search_is_one_line(monkeypatch) -> None:

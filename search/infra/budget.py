@@ -37,6 +37,11 @@ class TimeLimitExceeded(BudgetExceeded):
     """The exact search ran past its time budget."""
 
 
+class WorkLimitExceeded(TimeLimitExceeded):
+    """The exact search made the kernel lookups it was allowed: a budget that does not depend
+    on the machine's speed, so unlike the clock it stops a search at the same place anywhere."""
+
+
 class MemoryLimitExceeded(BudgetExceeded):
     """The exact search's memo would grow past the memory cap."""
 

@@ -23,6 +23,7 @@ from ..visit import (
     KingdomResult,
     KingdomSolver,
     Position,
+    WorkLimitExceeded,
     make_solver,
     root_options,
     solve_exact,
@@ -179,7 +180,10 @@ def exact_chance(solve: Solve, position: Position, full: bool) -> KingdomResult 
         return solve.needs[position.need]
     except BudgetExceeded as error:
         solve.timed_out = True  # never searched again here
-        solve.clock_cut = solve.deadline is not None and time.perf_counter() >= solve.deadline
+        # The clock's backstop stopped it unless the work or the memory cap did; the clock
+        # also stops a memo's doubling that would end past the deadline, before it is reached.
+        solve.clock_cut = solve.deadline is not None and not isinstance(
+            error, (WorkLimitExceeded, MemoryLimitExceeded))
         if isinstance(error, MemoryLimitExceeded) or position.abilities.counts != DHS_COUNTS:
             solve.solver = None  # free its memo (a ♦♥♠ memo may start the estimates)
         return None

@@ -4,7 +4,7 @@ with its fallback estimate (:mod:`.solve`, :mod:`.estimate`) and payoffs (:mod:`
 
 from __future__ import annotations
 
-from ..infra import BudgetExceeded, MemoryLimitExceeded, TimeLimitExceeded
+from ..infra import BudgetExceeded, MemoryLimitExceeded, TimeLimitExceeded, WorkLimitExceeded
 from .estimate import (
     LOOKUPS_PER_SECOND,
     best_answer,
@@ -82,5 +82,6 @@ __all__ = [
     "solve_roots",
     "swap_state",
     "TimeLimitExceeded",
+    "WorkLimitExceeded",
     "warm_up",
 ]

@@ -88,6 +88,7 @@ from ..infra import (
     POOL,
     MemoryLimitExceeded,
     TimeLimitExceeded,
+    WorkLimitExceeded,
     guard_interrupts,
     interrupt_pending,
     kernel_running,
@@ -1259,6 +1260,9 @@ class FastKingdomSolver(KingdomSolver):
     def _raise_or_grow(self, status: int) -> None:
         """Raise for a spent budget or a Ctrl-C, else enlarge what the kernel ran out of."""
         if status == TIMEOUT:
+            meta = self._meta
+            if meta[WORK_LIMIT] > 0 and meta[LOOKUPS] >= meta[WORK_LIMIT]:
+                raise WorkLimitExceeded  # the work, not the clock: the same place on any machine
             raise TimeLimitExceeded
         if status == INTERRUPTED:
             raise KeyboardInterrupt

@@ -43,7 +43,7 @@ from ..game import (
     military_draws,
     military_usable,
 )
-from ..infra import BudgetExceeded, MemoryLimitExceeded, wilson_interval
+from ..infra import BudgetExceeded, MemoryLimitExceeded, WorkLimitExceeded, wilson_interval
 from .playout import Playout
 from .reference import CLUBS, DIAMONDS, HEARTS, SPADES, TIE, KingdomSolver, all_pairs, discard_pairs
 
@@ -376,9 +376,9 @@ def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadli
             limit_work(None)
             for done in solved:
                 solve(done)
-        except BudgetExceeded:  # out of time: what it memoised is exact; it is not a root
-            if cuts is not None and (work is None or (deadline is not None and time.perf_counter() >= deadline)):
-                cuts.append(suits)
+        except BudgetExceeded as error:  # out of time: what it memoised is exact; not a root
+            if cuts is not None and not isinstance(error, WorkLimitExceeded):
+                cuts.append(suits)  # the clock's, not the work's (it may stop a doubling early)
         finally:
             solver.deadline = None
             limit_work(None)
