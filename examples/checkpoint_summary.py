@@ -18,29 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-from search.game import TourConfig
-from search.tours import SimulationResult
-from search.tours.batch import BatchError, decoded_visits, saved_tours
-
-
-def prefix_result(params: dict, tours: dict[int, tuple[int, str | None]], policy: str) -> SimulationResult | None:
-    """The result of ``policy``'s tours 0 .. n - 1, n the first tour not saved (None if none is)."""
-    config = TourConfig(short=params["short"], published_rules=params["published_rules"],
-                        first_edition=params["first_edition"])
-    count = 0
-    while count in tours:
-        count += 1
-    if not count:
-        return None
-    played = [tours[index] for index in range(count)]
-    scores = [0] * (config.perfect_score + 1)
-    for score, _ in played:
-        scores[score] += 1
-    visits = None
-    if all(tour is not None for _, tour in played):
-        visits = tuple(tuple((k, hit) for k, hit, _ in decoded_visits(tour)) for _, tour in played)
-    return SimulationResult(count, policy, params["seed"], config, tuple(scores), visits,
-                            tuple(score for score, _ in played))
+from search.tours.batch import BatchError, saved_result, saved_tours
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         params, saved = saved_tours(args.checkpoint)
     except (BatchError, OSError) as error:
         parser.exit(2, f"error: {error}\n")
-    results = {name: prefix_result(params, saved[name], name) for name in params["policies"]}
+    results = {name: saved_result(params, saved[name], name) for name in params["policies"]}
     if args.json:
         print(json.dumps({name: None if r is None else r.to_json() for name, r in results.items()}, indent=2))
         return 0

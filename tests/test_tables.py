@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from search.game import TourConfig
-from search.tours.batch import decoded_visits, saved_tours
+from search.tours.batch import saved_result, saved_tours
 from search.tours.simulate import SimulationResult
 
 TABLES = Path(__file__).resolve().parent.parent / "docs" / "tables"
@@ -17,16 +16,8 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 def _result(name: str) -> SimulationResult:
     params, tours = saved_tours(TABLES / name)
-    played = tours["advisor"]
-    config = TourConfig(short=params["short"], published_rules=params["published_rules"],
-                        first_edition=params["first_edition"])
-    assert sorted(played) == list(range(params["tours"])), "the checkpoint is not whole"
-    scores = [0] * (config.perfect_score + 1)
-    for score, _ in played.values():
-        scores[score] += 1
-    visits = tuple(tuple((k, hit) for k, hit, _ in decoded_visits(played[i][1]))
-                   for i in range(params["tours"]))
-    return SimulationResult(params["tours"], "advisor", params["seed"], config, tuple(scores), visits)
+    assert sorted(tours["advisor"]) == list(range(params["tours"])), "the checkpoint is not whole"
+    return saved_result(params, tours["advisor"], "advisor")
 
 
 @pytest.mark.parametrize("name, tour, mean, perfect", [

@@ -224,6 +224,27 @@ VISIT = re.compile(r"([1-8])([+-])((?:[01]\.\d{4})?)")
 """One visit of a saved tour: the kingdom, + or -, the planning chance if recorded."""
 
 
+def saved_result(params: dict, tours: dict[int, tuple[int, str | None]], policy: str) -> SimulationResult | None:
+    """The result of ``policy``'s saved tours 0 .. n - 1 (:func:`saved_tours`), n the first
+    tour not saved; None if none is. Visits are kept when every one of those tours has them."""
+    config = TourConfig(short=params["short"], published_rules=params["published_rules"],
+                        first_edition=params["first_edition"])
+    count = 0
+    while count in tours:
+        count += 1
+    if not count:
+        return None
+    played = [tours[index] for index in range(count)]
+    scores = [0] * (config.perfect_score + 1)
+    for score, _ in played:
+        scores[score] += 1
+    visits = None
+    if all(tour is not None for _, tour in played):
+        visits = tuple(_decoded(tour) for _, tour in played)
+    return SimulationResult(count, policy, params["seed"], config, tuple(scores), visits,
+                            tuple(score for score, _ in played))
+
+
 def decoded_visits(tour: str) -> list[tuple[int, bool, float | None]]:
     """A saved tour's visits: (kingdom, hit, the planning chance it was chosen by or None)."""
     return [(int(k), hit == "+", float(chance) if chance else None) for k, hit, chance in VISIT.findall(tour)]
