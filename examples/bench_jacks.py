@@ -1,33 +1,31 @@
-"""Every Jack at once: the lookahead policy against the best exactly solved restriction.
+"""Every Jack at once: the lookahead policy, compiled and in Python, against its exact base.
 
 On seeded first-visit hands (trump uniform, Politics pool = the 7 other rulers, every target
-1..8) it solves the restrictions none, ♥♠, ♦, ♣ and ♦♥♠ exactly (one solve serves every target;
-a solve past ``--cap`` seconds or the memory cap is left out), then plays, on the same deck
-orders (common random numbers):
+1..8) it solves the policy's restrictions ♦♥♠ and ♣ exactly (:func:`~search.visit.lookahead.
+solve_roots`, each within ``--cap`` seconds), then for each target:
 
-- the lookahead policy of :mod:`search.visit.lookahead` with all four Jacks, built on the
-  solved ♦♥♠ and ♣;
-- its base: exact play of the best solved restriction for the target;
-- the old rule fallback of :mod:`search.visit.estimate`.
+- plays ``--playouts`` playouts of the compiled lookahead policy (:mod:`search.visit.fastplay`),
+  each beside its base (exact play of the best solved restriction) on the same deck order, and
+  times them: the policy's playouts per second on one core (the base's playouts are timed too,
+  and reported apart);
+- on the first ``--python-hands`` hands, plays ``--python-playouts`` of them again with the
+  Python policy (:mod:`search.visit.lookahead`) on the same deck orders, and times those too.
 
-The policy's chance is estimated as the base's exact chance plus the paired difference of
-successes (:func:`search.visit.lookahead.paired_estimate`), with a 95% interval. It prints:
-
-- the mean and worst shortfall of the policy against the best exactly solved restriction;
-- how many (hand, target) pairs are significantly below it (the interval wholly below);
-- the mean gain over the rule fallback, with a paired 95% interval;
-- the time per hand: the exact solves and the playouts.
+It prints per hand the solve time and both rates; at the end the median rates over the hands
+(and their ratio, measured in this run), how many Python playouts ended with the same wins as
+the compiled ones, the paired difference of their success rates with a 95% interval, and the
+policy's mean gain over its exact base (a paired estimate, :func:`~search.visit.lookahead.
+paired_estimate`).
 
 Usage::
 
-    python examples/bench_jacks.py                     # 100 hands, 100 paired playouts a target
-    python examples/bench_jacks.py --hands 10 --playouts 50
+    python examples/bench_jacks.py                        # 20 hands, 200 playouts a target
+    python examples/bench_jacks.py --hands 10 --python-hands 10 --python-playouts 25
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import statistics
 import sys
 import time
@@ -36,21 +34,29 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from search.game import FULL_MASK, Stream  # noqa: E402
-from search.infra import BudgetExceeded  # noqa: E402
-from search.visit import make_solver  # noqa: E402
-from search.visit.estimate import RULE, play_policy  # noqa: E402
-from search.visit.lookahead import LookaheadPolicy, paired_estimate, play_lookahead, restricted  # noqa: E402
+from search.visit import make_solver, warm_up  # noqa: E402
+from search.visit.fastplay import (  # noqa: E402
+    MirroredPolicy,
+    SplitMixStream,
+    compiled_playouts,
+    playout_seed,
+)
+from search.visit.lookahead import (  # noqa: E402
+    LookaheadPolicy,
+    paired_difference,
+    paired_estimate,
+    play_lookahead,
+    scratch_of,
+    solve_roots,
+)
 
 RULER_SUITS = (0, 0, 1, 1, 2, 2, 3, 3)  # a King and a Queen of each suit
-RESTRICTIONS = {"none": (), "HS": (2, 3), "D": (1,), "C": (0,), "DHS": (1, 2, 3)}
-"""The restrictions solved exactly (suits: 0 ♣, 1 ♦, 2 ♥, 3 ♠)."""
-ROOTS = ("DHS", "C")
-"""The solved restrictions the lookahead policy plays from (the others are subsets of these)."""
+ROOTS = ((1, 2, 3), (0,))  # ♦♥♠ and ♣ alone (suits: 0 ♣, 1 ♦, 2 ♥, 3 ♠)
 ALL = (1, 1, 1, 1)
 
 
-def first_visit(index: int) -> tuple[int, int, tuple[int, ...]]:
-    """Seeded hand ``index``: (hand mask, trump, Politics pool of the 7 other rulers)."""
+def first_visit(index: int) -> tuple:
+    """Seeded hand ``index`` as a solver state with every Jack."""
     stream = Stream(2026, "bench-jacks", index)
     hand = 0
     for card in stream.shuffle(list(range(32)))[:8]:
@@ -58,107 +64,95 @@ def first_visit(index: int) -> tuple[int, int, tuple[int, ...]]:
     trump = stream.shuffle([0, 1, 2, 3])[0]
     pool = list(RULER_SUITS)
     pool.remove(trump)
-    return hand, trump, tuple(sorted(pool))
+    return (hand, FULL_MASK & ~hand, 0, trump, ALL, tuple(sorted(pool)))
 
 
-def solve_restrictions(solver, hand: int, trump: int, pool: tuple, cap: float) -> dict[str, tuple]:
-    """Each restriction's exact vector over needs, for those that finish within ``cap``."""
-    deck = FULL_MASK & ~hand
-
-    def solve(name: str) -> tuple:
-        abil = restricted(ALL, RESTRICTIONS[name])
-        return solver.decide(hand, deck, 0, trump, abil, pool if abil[3] else ())
-
-    exact = {}
-    for name in RESTRICTIONS:
-        solver.deadline = time.perf_counter() + cap
-        try:
-            exact[name] = solve(name)
-        except BudgetExceeded:
-            solver.reset()  # an incomplete memo (or one over the cap): the others afresh
-            solver.deadline = None
-            exact = {n: solve(n) for n in exact}
-        finally:
-            solver.deadline = None
-    return exact
-
-
-def bench_hand(index: int, playouts: int, cap: float) -> dict:
-    hand, trump, pool = first_visit(index)
+def bench_hand(index: int, args) -> dict:
+    """One hand's solve, compiled playouts and (perhaps) Python playouts."""
+    state = first_visit(index)
     solver = make_solver()
     started = time.perf_counter()
-    exact = solve_restrictions(solver, hand, trump, pool, cap)
-    solve_seconds = time.perf_counter() - started
-    started = time.perf_counter()
-    policy = LookaheadPolicy(solver, [RESTRICTIONS[n] for n in ROOTS if n in exact], seed=index)
-    state = (hand, FULL_MASK & ~hand, 0, trump, ALL, pool)
-    rows = []
+    roots = solve_roots(solver, state, None, started + args.cap, ROOTS)
+    solved = time.perf_counter() - started
+    scratch = scratch_of(solver)
+    policy_seconds = base_seconds = 0.0
+    gains, same, pairs = [], 0, ([], [])
+    python_seconds = 0.0
+    python_count = 0
     for target in range(1, 9):
-        best_name = max(exact, key=lambda n: exact[n][target])
+        policy = LookaheadPolicy(solver, roots, seed=index, scratch=scratch)
         suits, base_value = policy.base(state, target)
-        base_abil = restricted(ALL, suits)
-        base_state = (hand, FULL_MASK & ~hand, 0, trump, base_abil, pool if base_abil[3] else ())
-        pairs, rule_pairs = [], []
-        for i in range(playouts):
-            stream = (index, "bench", target, i)
-            new = play_lookahead(policy, state, target, Stream(*stream)) == target
-            base = play_policy(solver, base_state, target, Stream(*stream), fallback=False) == target
-            old = play_policy(solver, state, target, Stream(*stream), fallback=RULE) == target
-            pairs.append((new, base))
-            rule_pairs.append((new, old))
-        value, interval = paired_estimate(base_value, pairs)
-        rows.append((target, best_name, exact[best_name][target], value, interval, rule_pairs))
-    return {"rows": rows, "solve": solve_seconds, "play": time.perf_counter() - started,
-            "solved": sorted(exact)}
+        base = LookaheadPolicy(solver, [suits], seed=index, scratch=scratch, fixed=True)
+        started = time.perf_counter()
+        wins, _ = compiled_playouts(policy, None, state, target, index, 0, args.playouts)
+        policy_seconds += time.perf_counter() - started
+        started = time.perf_counter()
+        _, base_wins = compiled_playouts(LookaheadPolicy(solver, [suits], seed=index, scratch=scratch,
+                                                         fixed=True), base, state, target, index, 0,
+                                         args.playouts)
+        base_seconds += time.perf_counter() - started
+        value, _ = paired_estimate(base_value, [(w == target, b == target) for w, b in zip(wins, base_wins)])
+        gains.append(value - base_value)
+        if index - args.start < args.python_hands:
+            mirrored = MirroredPolicy(solver, roots, seed=index, scratch=scratch)
+            started = time.perf_counter()
+            for i in range(args.python_playouts):
+                won = play_lookahead(mirrored, state, target, SplitMixStream(playout_seed(index, i)))
+                same += won == wins[i]
+                pairs[0].append(won == target)
+                pairs[1].append(wins[i] == target)
+            python_seconds += time.perf_counter() - started
+            python_count += args.python_playouts
+    return {"solve": solved, "roots": roots, "rate": 8 * args.playouts / policy_seconds,
+            "base_rate": 8 * args.playouts / base_seconds, "gains": gains, "same": same,
+            "pairs": pairs, "python_rate": python_count / python_seconds if python_count else None,
+            "python_count": python_count}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=100)
-    parser.add_argument("--playouts", type=int, default=100, help="paired playouts a target")
-    parser.add_argument("--cap", type=float, default=30.0, help="seconds per exact solve")
+    parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--start", type=int, default=0, help="first hand index")
-    parser.add_argument("--every", type=int, default=10, help="print the summary every so many hands")
+    parser.add_argument("--playouts", type=int, default=200, help="compiled playouts a target")
+    parser.add_argument("--python-hands", type=int, default=2, help="hands also played in Python")
+    parser.add_argument("--python-playouts", type=int, default=10, help="Python playouts a target")
+    parser.add_argument("--cap", type=float, default=60.0, help="seconds for the restrictions")
     args = parser.parse_args()
-    make_solver().decide(1, 2, 0, 0, ALL, (1,))  # load the kernel outside the timings
-    shortfalls, gains, below, solves, plays = [], [], [], [], []
-    worst = (float("-inf"), None)
+    warm_up()  # load the kernel, playouts included, outside the timings
+    rates, base_rates, python_rates, gains = [], [], [], []
+    same = count = 0
+    python_pairs: tuple[list, list] = ([], [])
     for index in range(args.start, args.start + args.hands):
-        result = bench_hand(index, args.playouts, args.cap)
-        gc.collect()
-        solves.append(result["solve"])
-        plays.append(result["play"])
-        for target, best_name, exact, value, (low, high), rule_pairs in result["rows"]:
-            shortfall = exact - value
-            shortfalls.append(shortfall)
-            gains.extend(int(n) - int(o) for n, o in rule_pairs)
-            if high < exact - 1e-12:
-                below.append((index, target, best_name, exact, value, low, high))
-            if shortfall > worst[0]:
-                worst = (shortfall, (index, target, best_name, round(exact, 4), round(value, 4)))
-        gain_here = [exact - value for _, _, exact, value, _, _ in result["rows"]]
-        print(f"hand {index:3d}: solved {','.join(result['solved']):18} solve {result['solve']:6.2f} s, "
-              f"playouts {result['play']:6.2f} s, mean gain over best exact "
-              f"{-100 * statistics.fmean(gain_here):+.2f} pp", flush=True)
-        if (index - args.start + 1) % args.every == 0 or index == args.start + args.hands - 1:
-            summarise(index - args.start + 1, args.playouts, shortfalls, worst, below, gains, solves, plays)
-
-
-def summarise(hands, playouts, shortfalls, worst, below, gains, solves, plays) -> None:
-    """Print the figures so far (a run stopped early still reports what it measured)."""
-    pairs = len(shortfalls)
-    mean_gain = statistics.fmean(gains)
-    half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
+        result = bench_hand(index, args)
+        rates.append(result["rate"])
+        base_rates.append(result["base_rate"])
+        gains.extend(result["gains"])
+        line = (f"hand {index:3d}: roots {','.join(''.join('CDHS'[s] for s in r) for r in result['roots']):8} "
+                f"solve {result['solve']:6.2f} s, compiled {result['rate']:8.0f} playouts/s "
+                f"(base alone {result['base_rate']:8.0f}/s)")
+        if result["python_rate"]:
+            python_rates.append(result["python_rate"])
+            same += result["same"]
+            count += result["python_count"]
+            python_pairs[0].extend(result["pairs"][0])
+            python_pairs[1].extend(result["pairs"][1])
+            line += f", Python {result['python_rate']:6.1f} playouts/s"
+        print(line, flush=True)
     print()
-    print(f"{hands} hands x 8 targets = {pairs} pairs, {playouts} paired playouts each")
-    print(f"shortfall of the lookahead policy against the best exactly solved restriction: mean "
-          f"{100 * statistics.fmean(shortfalls):+.2f} pp, worst {100 * worst[0]:+.2f} pp "
-          f"(hand, target, restriction, exact, estimate: {worst[1]})")
-    print(f"pairs significantly below it: {len(below)} of {pairs} {below if below else ''}")
-    print(f"gain over the rule fallback: {100 * mean_gain:+.2f} pp (95% CI ±{100 * half:.2f})")
-    print(f"time per hand: exact solves median {statistics.median(solves):.2f} s, "
-          f"playouts median {statistics.median(plays):.2f} s ({8 * 3 * playouts} playouts a hand)",
-          flush=True)
+    print(f"{args.hands} hands x 8 targets, {args.playouts} compiled playouts a target")
+    print(f"compiled lookahead policy: median {statistics.median(rates):.0f} playouts/s on one core "
+          f"(min {min(rates):.0f}, max {max(rates):.0f})")
+    if python_rates:
+        ratio = statistics.median(rates[:len(python_rates)]) / statistics.median(python_rates)
+        difference, (low, high) = paired_difference(*python_pairs)
+        print(f"Python lookahead policy on {len(python_rates)} of the hands: median "
+              f"{statistics.median(python_rates):.1f} playouts/s; compiled/Python {ratio:.0f}x")
+        print(f"same deck orders: {same} of {count} playouts ended with the same wins; success "
+              f"rate Python - compiled {100 * difference:+.2f} pp (95% CI {100 * low:+.2f} to "
+              f"{100 * high:+.2f})")
+    print(f"gain of the policy over its exact base: mean {100 * statistics.fmean(gains):+.2f} pp over "
+          f"{len(gains)} targets", flush=True)
+
 
 if __name__ == "__main__":
     main()

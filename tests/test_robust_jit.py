@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -127,3 +128,75 @@ def test_odds_works_from_a_read_only_copy_with_no_cache_folder(tmp_path) -> None
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Chance" in done.stdout
+
+
+RECURSIVE = {"_decide", "_worth", "_dist", "_option_score", "_option_vector", "_enter"}
+"""Kernel functions whose compiled code holds the recursive ``_decide``."""
+
+
+def _compiled_functions(tree):
+    """The functions of a module that numba compiles (decorated with ``njit``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and any(
+            "njit" in ast.unparse(decorator) for decorator in node.decorator_list
+        ):
+            yield node
+
+
+def literal_calls_in(source: str) -> list[str]:
+    """Calls from compiled code to a recursive kernel function with a literal argument. Calls
+    from Python are typed by their values, so only compiled callers matter."""
+    return [
+        f"line {node.lineno}: {node.func.id}"
+        for function in _compiled_functions(ast.parse(source))
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in RECURSIVE
+        and any(isinstance(arg, ast.Constant) for arg in node.args)
+    ]
+
+
+def test_no_recursive_kernel_is_called_with_a_literal_number() -> None:
+    """numba types a literal argument apart (``Literal[int](0)``), compiling a second copy of
+    the recursive ``_decide``; a cache holding two copies segfaults when loaded (numba issue
+    6061). Every argument compiled code passes to those functions must be a variable."""
+    assert literal_calls_in((ROOT / "search" / "visit" / "kernel.py").read_text()) == []
+
+
+def test_the_literal_check_finds_a_literal_in_compiled_code() -> None:
+    """The check above can fail: a compiled caller passing ``0`` is found, a Python one is not."""
+    source = textwrap.dedent(
+        """
+        @njit(cache=True)
+        def _military_pays(after, pool):
+            return _worth(after, 0, pool)
+
+        def from_python():
+            return _enter(0, 1)
+        """
+    )
+    assert literal_calls_in(source) == ["line 4: _worth"]
+
+
+@pytest.mark.slow
+def test_the_kernel_loads_from_its_own_cache(tmp_path) -> None:
+    """Compile the kernel into an empty cache, then play every-Jack playouts in a second
+    process that loads it: no crash, the same wins."""
+    script = textwrap.dedent(
+        """
+        from tests.test_fastplay import ROOTS, _compiled_wins
+        from search.visit import make_solver
+        from search.visit.lookahead import solve_roots
+        from tests.test_fastplay import STATE
+
+        solver = make_solver()
+        roots = solve_roots(solver, STATE, None, None, ROOTS)
+        print(_compiled_wins(solver, roots, 4, 20))
+        """
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    runs = [subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True,
+                           text=True, timeout=1800) for _ in range(2)]
+    assert [run.returncode for run in runs] == [0, 0], runs[-1].stderr[-500:]
+    assert runs[0].stdout == runs[1].stdout

@@ -1043,26 +1043,34 @@ def _option_vector(option, hand, deck, disc, trump, abil, pool, depth, mem, dead
     return 0
 
 
-DECIDE_CALL, DIST_CALL, OPTION_CALL = 0, 1, 2
+DECIDE_CALL, DIST_CALL, OPTION_CALL, PLAY_CALL = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def _enter(call, option, hand, deck, disc, trump, abil, pool, need, depth, mem, deadline, acc):
+def _enter(call, option, hand, deck, disc, trump, abil, pool, need, depth, mem, deadline, acc,
+           scratch_mem, ints):
     """The one entry from Python: a DECIDE node's row (``_decide``), a distribution's row
-    (``_dist``) or one option's vector (``_option_vector``). One entry point means one
-    compiled library to load from numba's cache (each entry point loads its own copy).
+    (``_dist``), one option's vector (``_option_vector``) or a batch of the lookahead policy's
+    playouts (``_play_batch``, with the scratch memo and its arguments in ``ints``). One entry
+    point means one compiled library to load from numba's cache (each entry point loads its
+    own copy, and a second copy of the recursive ``_decide`` crashed on loading, numba issue
+    6061).
     ``depth`` is 0, passed in: a literal argument to a recursive kernel makes numba compile a
     second version of it, whose cached copy crashed on loading."""
     if call == DECIDE_CALL:
         return _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline)
     if call == DIST_CALL:
         return _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline)
+    if call == PLAY_CALL:
+        return _play_batch(hand, deck, disc, trump, abil, pool, need, ints, mem, scratch_mem,
+                           deadline, depth)
     return _option_vector(option, hand, deck, disc, trump, abil, pool, depth, mem, deadline, acc)
 
 
 # --- the solver ---------------------------------------------------------------------
 
 
+NO_INTS = np.zeros(1, dtype=np.int64)  # the playouts' arguments, in calls that are not playouts
 _LABELS = {DEBATE: ("debate",), DIPLOMACY: ("H",), MILITARY: ("C",), COMMERCE: ("D",)}
 _LABELS.update({POLITICS + suit: ("S", suit) for suit in range(4)})
 
@@ -1187,7 +1195,7 @@ class FastKingdomSolver(KingdomSolver):
                     self._meta[TOP] = 0
                     row = _enter(
                         DECIDE_CALL, 0, hand, deck, disc, int(trump), packed_abil, packed_pool, 0, 0,
-                        self._mem, deadline, self._acc,
+                        self._mem, deadline, self._acc, self._mem, NO_INTS,
                     )
                     if row >= 0:
                         return tuple(self._vals[row].tolist())
@@ -1210,7 +1218,7 @@ class FastKingdomSolver(KingdomSolver):
                 self._meta[TOP] = 0
                 row = _enter(
                     DIST_CALL, 0, hand, deck, disc, int(trump), packed_abil, packed_pool, need, 0,
-                    self._mem, deadline, self._acc,
+                    self._mem, deadline, self._acc, self._mem, NO_INTS,
                 )
                 if row >= 0:
                     break
@@ -1239,7 +1247,7 @@ class FastKingdomSolver(KingdomSolver):
                     self._meta[TOP] = 0
                     status = _enter(
                         OPTION_CALL, option, hand, deck, disc, int(trump), packed_abil, packed_pool, 0, 0,
-                        self._mem, deadline, acc,
+                        self._mem, deadline, acc, self._mem, NO_INTS,
                     )
                     if status >= 0 or status == UNUSABLE:
                         break
@@ -1256,6 +1264,26 @@ class FastKingdomSolver(KingdomSolver):
             (label, self.component(value, need))
             for label, value in self.option_values(hand, deck, disc, trump, abil, pool)
         ]
+
+    def play(self, scratch: FastKingdomSolver, state: tuple, need: int, ints: np.ndarray) -> None:
+        """Play the batch of lookahead playouts that ``ints`` describes (``_play_batch``; their
+        wins are written into it), with this solver's memo for the restrictions that draw and
+        ``scratch``'s for the rest, growing either as they fill. Raises past the deadline (this
+        solver's), the memory cap or a Ctrl-C; the playouts it finished stay in ``ints``."""
+        hand, deck, disc, trump, abil, pool = state
+        packed_abil, packed_pool = _packed(abil, pool)
+        deadline = -1.0 if self.deadline is None else self.deadline
+        solvers = (self, scratch)
+        with kernel_running():
+            while True:
+                self._meta[TOP] = scratch._meta[TOP] = 0
+                _enter(
+                    PLAY_CALL, 0, hand, deck, disc, int(trump), packed_abil, packed_pool, need, 0,
+                    self._mem, deadline, self._acc, scratch._mem, ints,
+                )
+                if not ints[P_STATUS]:
+                    return
+                solvers[int(ints[P_WHICH])]._raise_or_grow(int(ints[P_STATUS]))
 
     def _raise_or_grow(self, status: int) -> None:
         """Raise for a spent budget or a Ctrl-C, else enlarge what the kernel ran out of."""
@@ -1364,3 +1392,554 @@ class FastKingdomSolver(KingdomSolver):
             len(self._dvals),
             self._totals.ctypes.data,  # as deep as the scratch (mem[6])
         )
+
+
+# --- the lookahead policy's playouts (search.visit.fastplay) ---------------------------------
+# The lookahead policy of :mod:`search.visit.lookahead` played whole in compiled code; here for
+# the reason above (it calls the self-recursive ``_decide``; across modules numba's cache would
+# hold a stale or, as measured, a crashing copy). :mod:`search.visit.fastplay` is its front.
+
+GOLDEN = 0x9E3779B97F4A7C15
+MIX1, MIX2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+SPREAD_MIX = 0xD6E8FEB86659FD93
+MILITARY_TAG = 0x6D696C6974617279  # "military": keeps Military's draws apart from deck orders
+MILITARY_STAGES = (4, 8, 16)
+MILITARY_FLOOR = 0.05
+MILITARY_MARGIN = 2.0
+MAX_FAMILY = 8  # the justification, the roots (at most 4) and ♥♠
+MAIN_MEMO, SCRATCH_MEMO = 0, 1  # which memo a playout's negative status came from
+
+_U_GOLDEN, _U_MIX1, _U_MIX2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
+_U_SPREAD = np.uint64(SPREAD_MIX)
+
+
+@njit(cache=True, inline="always")
+def _u_fmix(z):
+    z = (z ^ (z >> np.uint64(30))) * _U_MIX1
+    z = (z ^ (z >> np.uint64(27))) * _U_MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _u_combine(h, value):
+    return _u_fmix(h + _U_GOLDEN + np.uint64(value) * _U_SPREAD)
+
+
+@njit(cache=True, inline="always")
+def _u_next(rng):
+    rng[0] += _U_GOLDEN
+    return _u_fmix(rng[0])
+
+
+@njit(cache=True, inline="always")
+def _u_below(rng, bound):
+    b = np.uint64(bound)
+    floor = (np.uint64(0) - b) % b  # 2**64 mod bound
+    while True:
+        value = _u_next(rng)
+        if value >= floor:
+            return np.int64(value % b)
+
+
+@njit(cache=True)
+def _shuffle_deck(deck, rng, order):
+    """Fill ``order`` with the cards of ``deck`` shuffled (drawn from the end); their count."""
+    n = 0
+    cards = deck
+    while cards:
+        order[n] = lowbit_index(cards)
+        cards &= cards - 1
+        n += 1
+    for i in range(n - 1, 0, -1):
+        j = _u_below(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return n
+
+
+# --- a board: the cards of one playout --------------------------------------------------------
+
+# board fields: hand, deck, discard, trump, abilities (packed), pool (packed), wins, cards left
+B_HAND, B_DECK, B_DISC, B_TRUMP, B_ABIL, B_POOL, B_WINS, B_LEFT = range(8)
+
+
+@njit(cache=True)
+def _next_card(board, order, rng):
+    """The deck's top card, refilling it from the discard pile (R1); -1 with no card (R2)."""
+    if board[B_DECK] == 0:
+        if board[B_DISC] == 0:
+            return -1
+        board[B_DECK], board[B_DISC] = board[B_DISC], 0
+        board[B_LEFT] = _shuffle_deck(board[B_DECK], rng, order)
+    board[B_LEFT] -= 1
+    card = order[board[B_LEFT]]
+    board[B_DECK] &= ~(np.int64(1) << card)
+    return card
+
+
+@njit(cache=True)
+def _draw(board, order, rng, count):
+    """Draw up to ``count`` cards (R2: fewer if none are left)."""
+    for _ in range(count):
+        card = _next_card(board, order, rng)
+        if card < 0:
+            return
+        board[B_HAND] |= np.int64(1) << card
+
+
+@njit(cache=True, inline="always")
+def _won(card, answer, trump):
+    """Who wins a debate (§2.3, as :func:`search.game.rulebook.debate_won`)."""
+    if card >> 3 == answer >> 3:
+        return answer > card
+    return answer >> 3 == trump
+
+
+@njit(cache=True, inline="always")
+def _legal(hand, card):
+    same = hand & (np.int64(0xFF) << (8 * (card >> 3)))
+    return same if same else hand
+
+
+# --- values from the memos --------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _worth(need, hand, deck, disc, trump, abil, pool, mem, deadline, lone, depth):
+    """What a state is worth for ``need`` more wins (``KingdomSolver.worth``), or the kernel's
+    negative status."""
+    if need < 0 or need >= WIDTH:
+        return 0.0
+    if hand == 0:
+        return 1.0 if need == 0 else 0.0
+    if _lone_last_card(hand, abil):
+        lone[:] = 0.0
+        _fold_last_card(lone, hand, deck, disc, trump, abil, 0)
+        return lone[need]
+    _, vals, meta, _, _ = _views(mem)
+    meta[TOP] = 0
+    row = _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline)
+    if row < 0:
+        return float(row)
+    return vals[row, need]
+
+
+@njit(cache=True, inline="always")
+def _restricted(abil, suits):
+    """``abil`` with the counts of the suits outside the suit mask ``suits`` set to 0."""
+    keep = 0
+    for s in range(4):
+        if suits >> s & 1:
+            keep |= 15 << (4 * s)
+    return abil & keep
+
+
+@njit(cache=True, inline="always")
+def _draws_more(counts):
+    """Whether a restriction holds Military or Commerce (the main memo answers for it)."""
+    return counts & 0xFF != 0
+
+
+@njit(cache=True, inline="always")
+def _pool_for(counts, pool):
+    return pool if counts >> 12 & 15 else 0
+
+
+@njit(cache=True)
+def _family(justification, used, abil, roots, fixed, family):
+    """The restrictions valued at a decision (``LookaheadPolicy._family``): the justification,
+    each root the visit has stayed within, then ♥♠; without repeats. Their count."""
+    family[0] = justification
+    n = 1
+    if fixed:
+        return n
+    for r in range(len(roots) + 1):
+        suits = roots[r] if r < len(roots) else 0b1100  # ♥♠ last
+        if r < len(roots) and used & ~suits:
+            continue
+        counts = _restricted(abil, suits)
+        seen = False
+        for k in range(n):
+            if family[k] == counts:
+                seen = True
+        if not seen:
+            family[n] = counts
+            n += 1
+    return n
+
+
+# --- the policy's decisions -------------------------------------------------------------------
+# Each returns its choice and the justification after it, or a negative status in the first
+# place and which memo gave it in the second.
+
+
+@njit(cache=True)
+def _choose_option(board, still, justification, used, roots, fixed, seed, main, scratch, deadline,
+                   family, acc, lone, order2, depth):
+    """The option between debates (``LookaheadPolicy._choose``)."""
+    hand, deck, disc, trump, abil, pool = (board[B_HAND], board[B_DECK], board[B_DISC], board[B_TRUMP],
+                                           board[B_ABIL], board[B_POOL])
+    n = _family(justification, used, abil, roots, fixed, family)
+    best, best_value, best_counts = DEBATE, -1.0, justification
+    for f in range(n):
+        counts = family[f]
+        mem = main if _draws_more(counts) else scratch
+        _, _, meta, _, _ = _views(mem)
+        # The state's value under a restriction is the best of its options' (bit for bit: the
+        # same sums), one lookup: while it is no better than the best so far, no option left
+        # can be chosen, so the costly ones (an expectation over every draw) are not valued.
+        ceiling = _worth(still, hand, deck, disc, trump, counts, _pool_for(counts, pool), mem,
+                         deadline, acc, depth)
+        if ceiling < 0:
+            return np.int64(ceiling), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+        for option in range(COMMERCE + 1):
+            if ceiling <= best_value + TIE:
+                break
+            meta[TOP] = 0
+            status = _option_vector(option, hand, deck, disc, trump, counts, _pool_for(counts, pool),
+                                    depth, mem, deadline, acc)
+            if status == UNUSABLE:
+                continue
+            if status < 0:
+                return status, MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+            value = acc[still] if 0 <= still < WIDTH else 0.0
+            if value > best_value + TIE:
+                best, best_value, best_counts = option, value, counts
+    hearts = abil >> 8 & 15
+    if (not fixed and abil & 15 and best != MILITARY and best_value < 1 - 1e-9 and still > 0
+            and hand & 0xFF and (deck | disc)):
+        pays = _military_pays(board, still, hearts << 8, best_value, seed, scratch, deadline,
+                              lone, order2, depth)
+        if pays < 0:
+            return pays, SCRATCH_MEMO
+        if pays:
+            best, best_counts = MILITARY, 1 | hearts << 8
+    return best, _spent(best_counts, best)
+
+
+@njit(cache=True, inline="always")
+def _spent(counts, option):
+    """``counts`` after taking ``option`` (its ability's count one less)."""
+    if option == DEBATE:
+        return counts
+    if option == DIPLOMACY:
+        return counts - (1 << 8)
+    if option < MILITARY:
+        return counts - (1 << 12)
+    if option == MILITARY:
+        return counts - 1
+    return counts - (1 << 4)
+
+
+@njit(cache=True)
+def _military_pays(board, still, after, best_value, seed, scratch, deadline, lone, order, depth):
+    """1 if Military now, then exact play with ``after``'s abilities, beats ``best_value`` by
+    the margin over sampled draws (``LookaheadPolicy._military_pays``), 0 if not, or a
+    negative status."""
+    hand, deck, disc, trump = board[B_HAND], board[B_DECK], board[B_DISC], board[B_TRUMP]
+    h = _u_combine(seed, np.uint64(MILITARY_TAG))
+    h = _u_combine(h, hand)
+    h = _u_combine(h, deck)
+    h = _u_combine(h, disc)
+    h = _u_combine(h, trump)
+    h = _u_combine(h, still)
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = h
+    copy = np.empty(8, dtype=np.int64)
+    values = np.empty(16)
+    count = 0
+    draws = popcount(hand & 0xFF)
+    mean = error = 0.0
+    for stage in MILITARY_STAGES:
+        while count < stage:
+            copy[:] = board
+            copy[B_LEFT] = _shuffle_deck(deck, rng, order)
+            _draw(copy, order, rng, draws)
+            # the pool as a variable: a literal 0 would compile a second, uncacheable _decide
+            value = _worth(still, copy[B_HAND], copy[B_DECK], copy[B_DISC], trump, after,
+                           _pool_for(after, board[B_POOL]), scratch, deadline, lone, depth)
+            if value < 0:
+                return np.int64(value)
+            values[count] = value
+            count += 1
+        total = 0.0
+        for k in range(count):
+            total += values[k]
+        mean = total / count
+        spread = 0.0
+        for k in range(count):
+            spread += (values[k] - mean) ** 2
+        error = np.sqrt(spread / (count - 1) / count)
+        if mean + MILITARY_MARGIN * max(error, MILITARY_FLOOR) < best_value:
+            return 0
+    return 1 if mean - MILITARY_MARGIN * error > best_value + TIE else 0
+
+
+@njit(cache=True)
+def _choose_answer(board, card, still, justification, used, roots, fixed, main, scratch, deadline,
+                   family, lone, depth):
+    """The answer to the revealed ``card`` (``LookaheadPolicy.answer``)."""
+    hand, deck, disc, trump, abil, pool = (board[B_HAND], board[B_DECK], board[B_DISC], board[B_TRUMP],
+                                           board[B_ABIL], board[B_POOL])
+    n = _family(justification, used, abil, roots, fixed, family)
+    best, best_value, best_counts = -1, -1.0, justification
+    answers = _legal(hand, card)
+    while answers:
+        answer = lowbit_index(answers)
+        answers &= answers - 1
+        won = _won(card, answer, trump)
+        child_disc = disc | (np.int64(1) << card) | (0 if won else np.int64(1) << answer)
+        child_hand = hand & ~(np.int64(1) << answer)
+        for f in range(n):
+            counts = family[f]
+            mem = main if _draws_more(counts) else scratch
+            value = _worth(still - won, child_hand, deck, child_disc, trump, counts,
+                           _pool_for(counts, pool), mem, deadline, lone, depth)
+            if value < 0:
+                return np.int64(value), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+            if value > best_value + TIE:
+                best, best_value, best_counts = answer, value, counts
+    return best, best_counts
+
+
+@njit(cache=True)
+def _pairs(hand, others, reshuffle, pairs):
+    """Commerce's two-card discards in the reference's order: every pair where a reshuffle is
+    possible (``all_pairs``), else up to equivalence (``discard_pairs``). Their count."""
+    n = 0
+    if reshuffle:
+        a_bits = hand
+        while a_bits:
+            a = a_bits & -a_bits
+            a_bits ^= a
+            b_bits = a_bits
+            while b_bits:
+                b = b_bits & -b_bits
+                b_bits ^= b
+                pairs[n] = a | b
+                n += 1
+        return n
+    reps = 0
+    seconds = 0
+    for s in range(4):
+        shift = 8 * s
+        mine, other = (hand >> shift) & 0xFF, (others >> shift) & 0xFF
+        reps |= _firsts(mine, other) << shift
+        seconds |= _seconds(mine, other) << shift
+    for s in range(4):
+        suit = np.int64(0xFF) << (8 * s)
+        twos = seconds & suit
+        while twos:
+            second = twos & -twos
+            twos ^= second
+            first = second >> 1
+            while not first & reps:
+                first >>= 1
+            pairs[n] = first | second
+            n += 1
+        a_bits = reps & suit
+        while a_bits:
+            a = a_bits & -a_bits
+            a_bits ^= a
+            b_bits = a_bits
+            while b_bits:
+                b = b_bits & -b_bits
+                b_bits ^= b
+                pairs[n] = a | b
+                n += 1
+    for s in range(4):
+        for t in range(s + 1, 4):
+            a_bits = reps & (np.int64(0xFF) << (8 * s))
+            while a_bits:
+                a = a_bits & -a_bits
+                a_bits ^= a
+                b_bits = reps & (np.int64(0xFF) << (8 * t))
+                while b_bits:
+                    b = b_bits & -b_bits
+                    b_bits ^= b
+                    pairs[n] = a | b
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def _choose_discard(board, still, justification, used, roots, fixed, main, scratch, deadline,
+                    family, lone, pairs, depth):
+    """Commerce's two discards (``LookaheadPolicy.discard``; the whole hand if it holds two or
+    fewer, R3)."""
+    hand, deck, disc, trump, abil, pool = (board[B_HAND], board[B_DECK], board[B_DISC], board[B_TRUMP],
+                                           board[B_ABIL], board[B_POOL])
+    if popcount(hand) <= 2:
+        return hand, justification
+    n = _family(justification, used, abil, roots, fixed, family)
+    reshuffle = False
+    for f in range(n):
+        if _reshuffle_possible(hand, deck, disc, family[f]):
+            reshuffle = True
+    count = _pairs(hand, deck | disc, reshuffle, pairs)
+    best, best_value, best_counts = -1, -1.0, justification
+    for p in range(count):
+        pair = pairs[p]
+        for f in range(n):
+            counts = family[f]
+            mem = main if _draws_more(counts) else scratch
+            value = _worth(still, hand & ~pair, deck, disc | pair, trump, counts,
+                           _pool_for(counts, pool), mem, deadline, lone, depth)
+            if value < 0:
+                return np.int64(value), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+            if value > best_value + TIE:
+                best, best_value, best_counts = pair, value, counts
+    return best, best_counts
+
+
+# --- a playout --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _use(board, option, order, rng, pair_choice):
+    """Use the ability of ``option`` except Commerce's discards (RULINGS.md §4)."""
+    if option == DIPLOMACY:
+        board[B_ABIL] -= 1 << 8
+        trumps = board[B_HAND] & (np.int64(0xFF) << (8 * board[B_TRUMP]))
+        board[B_HAND] &= ~trumps
+        board[B_DISC] |= trumps
+    elif option < MILITARY:
+        suit = option - POLITICS
+        board[B_ABIL] -= 1 << 12
+        board[B_POOL] += (1 << (4 * board[B_TRUMP])) - (1 << (4 * suit))
+        board[B_TRUMP] = suit
+    elif option == MILITARY:
+        board[B_ABIL] -= 1
+        _draw(board, order, rng, popcount(board[B_HAND] & 0xFF))
+    else:
+        board[B_ABIL] -= 1 << 4
+        _draw(board, order, rng, 2)
+
+
+@njit(cache=True)
+def _play(state, need, waiting, forced, forced_just, start_just, roots, fixed, seed, rng,
+          main, scratch, deadline, work, depth):
+    """One playout of the policy from ``state`` (``play_lookahead``): its wins, or a negative
+    status and which memo gave it. ``waiting``: a revealed card to answer first (-1: none);
+    ``forced``: the first decision (an option, or the answer while waiting; -1: none), after
+    which the justification is ``forced_just``."""
+    board, order, order2, family, acc, lone, pairs = work
+    board[:6] = state
+    board[B_WINS] = 0
+    board[B_LEFT] = _shuffle_deck(board[B_DECK], rng, order)
+    justification = start_just
+    used = 0
+    if waiting >= 0:
+        if forced >= 0:
+            answer = forced
+            justification = forced_just
+        else:
+            answer, justification = _choose_answer(board, waiting, need, justification, used,
+                                                   roots, fixed, main, scratch, deadline, family, lone, depth)
+            if answer < 0:
+                return answer, justification
+        _answer(board, waiting, answer)
+        forced = -1
+    while board[B_HAND]:
+        still = need - board[B_WINS]
+        if forced >= 0:
+            option = forced
+            forced = -1
+            justification = forced_just
+        else:
+            option, justification = _choose_option(board, still, justification, used, roots, fixed,
+                                                   seed, main, scratch, deadline, family, acc, lone,
+                                                   order2, depth)
+            if option < 0:
+                return option, justification
+        if option == DEBATE:
+            card = _next_card(board, order, rng)
+            if card < 0:
+                break  # R2: no debate can be held
+            answer, justification = _choose_answer(board, card, still, justification, used, roots,
+                                                   fixed, main, scratch, deadline, family, lone, depth)
+            if answer < 0:
+                return answer, justification
+            _answer(board, card, answer)
+            continue
+        used |= 1 << _suit_of(option)
+        _use(board, option, order, rng, 0)
+        if option == COMMERCE:
+            pair, justification = _choose_discard(board, still, justification, used, roots, fixed,
+                                                  main, scratch, deadline, family, lone, pairs, depth)
+            if pair < 0:
+                return pair, justification
+            board[B_HAND] &= ~pair
+            board[B_DISC] |= pair
+    return board[B_WINS], 0
+
+
+@njit(cache=True, inline="always")
+def _suit_of(option):
+    if option == DIPLOMACY:
+        return 2
+    if option < MILITARY:
+        return 3
+    if option == MILITARY:
+        return 0
+    return 1
+
+
+@njit(cache=True, inline="always")
+def _answer(board, card, answer):
+    won = _won(card, answer, board[B_TRUMP])
+    board[B_HAND] &= ~(np.int64(1) << answer)
+    board[B_DISC] |= np.int64(1) << card
+    if not won:
+        board[B_DISC] |= np.int64(1) << answer
+    board[B_WINS] += won
+
+
+# The int64 array ``ints`` of a batch of playouts: its arguments, then what it returns.
+(P_WAITING, P_FORCED, P_POLICY_JUST, P_BASE_JUST, P_FORCED_JUST, P_SEED, P_FIRST, P_COUNT,
+ P_DONE, P_STATUS, P_WHICH, P_ROOTS) = range(12)
+P_ROOT_SLOTS = 4  # at most this many roots; the wins follow them, then the base's wins
+
+
+@njit(cache=True)
+def _play_batch(hand, deck, disc, trump, abil, pool, need, ints, main, scratch, deadline, depth):
+    """Playouts ``first .. first + count - 1`` of the lookahead policy from a state (its roots
+    as suit masks, -1 where none), each beside its base (exact play of one restriction) on the
+    same deck order, their wins written to ``ints`` (the base is not played where its
+    justification is -1), from the first not yet done. ``waiting``: a revealed card to answer
+    first (-1: none); ``forced``: the first decision, an option or the answer while waiting
+    (-1: none), after which both play from ``forced_just``. Returns the playouts done; when not
+    all, the kernel's negative status and which memo gave it are in ``ints`` (the unfinished
+    playout is to be played again)."""
+    work = (np.zeros(8, dtype=np.int64), np.zeros(40, dtype=np.int64), np.zeros(40, dtype=np.int64),
+            np.zeros(MAX_FAMILY, dtype=np.int64), np.zeros(WIDTH), np.zeros(WIDTH),
+            np.zeros(32 * 31 // 2, dtype=np.int64))
+    state = np.array([hand, deck, disc, trump, abil, pool], dtype=np.int64)
+    n_roots = 0
+    while n_roots < P_ROOT_SLOTS and ints[P_ROOTS + n_roots] >= 0:
+        n_roots += 1
+    roots = ints[P_ROOTS:P_ROOTS + n_roots]
+    waiting, forced, forced_just = ints[P_WAITING], ints[P_FORCED], ints[P_FORCED_JUST]
+    policy_just, base_just = ints[P_POLICY_JUST], ints[P_BASE_JUST]
+    seed = np.uint64(ints[P_SEED])
+    first, count = ints[P_FIRST], ints[P_COUNT]
+    wins = P_ROOTS + P_ROOT_SLOTS
+    rng = np.empty(1, dtype=np.uint64)
+    ints[P_STATUS] = 0
+    for i in range(ints[P_DONE], count):
+        rng[0] = _u_combine(seed, first + i)
+        made, which = _play(state, need, waiting, forced, forced_just, policy_just, roots, False,
+                            seed, rng, main, scratch, deadline, work, depth)
+        if made >= 0 and base_just >= 0:
+            ints[wins + i] = made
+            rng[0] = _u_combine(seed, first + i)
+            made, which = _play(state, need, waiting, forced, forced_just, base_just, roots, True,
+                                seed, rng, main, scratch, deadline, work, depth)
+            if made >= 0:
+                ints[wins + count + i] = made
+        elif made >= 0:
+            ints[wins + i] = made
+        if made < 0:
+            ints[P_STATUS], ints[P_WHICH] = made, which
+            return i
+        ints[P_DONE] = i + 1
+    return count

@@ -77,7 +77,12 @@ def swap_state(state: tuple) -> tuple:
     return _with(state, restricted(state[4], SWAP))
 
 
-def _spent(abil: tuple, kind: str) -> tuple:
+def military_stream_key(game: Playout, still: int) -> tuple:
+    """What seeds Military's sampled draws at a position: the same in every playout."""
+    return game.hand, game.deck, game.disc, game.trump, still
+
+
+def spent(abil: tuple, kind: str) -> tuple:
     """``abil`` after using the ability ``kind`` (an option label's first element)."""
     if kind == "debate":
         return abil
@@ -191,13 +196,17 @@ class LookaheadPolicy:
                 and military_usable(game.hand, game.deck, game.disc)):
             if self._military_pays(game, still, (0, 0, abil[HEARTS], 0), best_value):
                 best, best_counts = ("C",), (1, 0, abil[HEARTS], 0)
-        return best, _spent(best_counts, best[0])
+        return best, spent(best_counts, best[0])
+
+    def military_stream(self, game: Playout, still: int):
+        """The seeded stream Military's sampled draws come from at this position."""
+        return Stream(self.seed, "military-lookahead", *military_stream_key(game, still))
 
     def _military_pays(self, game: Playout, still: int, after: tuple, best_value: float) -> bool:
         """Whether Military now, followed by exact play with ``after``'s abilities, beats
         ``best_value`` by :data:`MILITARY_MARGIN` standard errors over seeded sampled draws.
         Sampled in stages, stopping as soon as it clearly does not pay."""
-        stream = Stream(self.seed, "military-lookahead", game.hand, game.deck, game.disc, game.trump, still)
+        stream = self.military_stream(game, still)
         values: list[float] = []
         for stage in MILITARY_STAGES:
             while len(values) < stage:
@@ -268,7 +277,7 @@ def play_lookahead(policy: LookaheadPolicy, state: tuple, need: int, stream: Str
             label, forced = forced, None
             # A forced first option: what follows is justified by the restriction that valued
             # it best (and by the solved ones it stays within, at the next decision).
-            policy.justification = restricted(_spent(tuple(game.abil), label[0]), forced_suits)
+            policy.justification = restricted(spent(tuple(game.abil), label[0]), forced_suits)
             if label[0] != "debate":
                 policy.used.add("CDHS".index(label[0]))
         else:
@@ -426,19 +435,48 @@ class LookaheadRun:
         self.clock_cut = clock_cut  # the clock, not the work asked for, ended something
 
 
+def compiled(solver: KingdomSolver) -> bool:
+    """Whether ``solver`` (and so its scratch) is the compiled kernel's, which plays whole
+    playouts compiled (:mod:`.fastplay`)."""
+    return hasattr(solver, "play")
+
+
+def _compiled_batch(policy, base, state, need, seed, first, count, waiting, forced, suits, end):
+    """Playouts ``first ..`` of ``policy`` and ``base`` on the same deck orders, compiled."""
+    from .fastplay import compiled_playouts
+
+    return compiled_playouts(policy, base, state, need, seed, first, count, waiting, forced, suits,
+                             deadline=end)
+
+
+def _python_batch(policy, base, state, need, seed, first, count, waiting, forced, suits, end):
+    """Playouts ``first ..`` of ``policy`` and ``base`` on the same deck orders, in Python
+    (the reference solver's); the solvers' deadline is ``end``."""
+    from .fastplay import SplitMixStream, playout_seed
+
+    made, hits = [], []
+    for i in range(first, first + count):
+        made.append(play_lookahead(policy, state, need, SplitMixStream(playout_seed(seed, i)),
+                                   waiting, forced, suits))
+        hits.append(play_lookahead(base, state, need, SplitMixStream(playout_seed(seed, i)),
+                                   waiting, forced, suits))
+    return made, hits
+
+
 def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int, budget_end: float,
                        roots_end: float, waiting: int | None = None, forced: tuple | None = None,
-                       batch: int = 8, roots_work: int | None = None,
+                       batch: int = 64, roots_work: int | None = None,
                        playouts: int | None = None, first: int = 0) -> LookaheadRun:
     """Seeded playouts of the lookahead policy from ``state`` until ``budget_end`` (its
-    restrictions solved before ``roots_end``), in whole batches of 1, 1, 2, 4, ... up to
-    ``batch`` playouts (fixed by index, so that which playouts are kept does not depend on
-    their cards, and a run cut short keeps most of what it played), each beside its base on the
-    same deck order: exact play of the best solved restriction (:meth:`LookaheadPolicy.base`),
-    or with ``forced``, of the one best after the forced decision
-    (:meth:`~LookaheadPolicy.option_base`). Playout i uses ``Stream(seed, "playout", i)`` (i
-    from ``first``), so options forced on the same seed compare on the same cards, and a
-    second run from ``first`` = the first run's count continues it.
+    restrictions solved before ``roots_end``), compiled with the compiled solver
+    (:mod:`.fastplay`), in whole batches of 1, 2, 4, ... up to ``batch`` playouts (fixed by
+    index, so that which playouts are kept does not depend on their cards, and a run cut short
+    keeps most of what it played), each beside its base on the same deck order: exact play of
+    the best solved restriction (:meth:`LookaheadPolicy.base`), or with ``forced``, of the one
+    best after the forced decision (:meth:`~LookaheadPolicy.option_base`). Playout i sees the
+    deck order of :func:`~.fastplay.playout_seed` (seed, i) (i from ``first``), so options
+    forced on the same seed compare on the same cards, and a second run from ``first`` = the
+    first run's count continues it.
 
     With ``roots_work`` and ``playouts`` the work is fixed instead (kernel lookups per
     restriction, a number of playouts) and the times are only backstops, so that the result
@@ -462,16 +500,16 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
         except BudgetExceeded:  # no time or room left to value the bases: no base, no playout
             return LookaheadRun([], [], 0.0, roots, True)
         base = LookaheadPolicy(solver, [suits], seed=seed, scratch=policy.scratch, fixed=True)
+        play = _compiled_batch if compiled(solver) else _python_batch
+        size = 1
         while len(wins) < wanted and time.perf_counter() < budget_end:
-            made, paired = [], []
-            size = min(batch, max(1, len(wins)), wanted - len(wins))  # 1, 1, 2, 4, ... batch
-            for i in range(first + len(wins), first + len(wins) + int(size)):
-                won = play_lookahead(policy, state, need, Stream(seed, "playout", i), waiting, forced, suits)
-                made.append(won)
-                hit = play_lookahead(base, state, need, Stream(seed, "playout", i), waiting, forced, suits)
-                paired.append((won == need, hit == need))
+            size = int(min(size, wanted - len(wins)))
+            policy.tidy()
+            made, hits = play(policy, base, state, need, seed, first + len(wins), size, waiting,
+                              forced, suits, budget_end)
             wins.extend(made)
-            pairs.extend(paired)
+            pairs.extend((won == need, hit == need) for won, hit in zip(made, hits))
+            size = min(2 * size, batch)  # 1, 2, 4, ... batch: a cut batch costs little
     except BudgetExceeded as error:  # the batch cut off is dropped whole
         if isinstance(error, MemoryLimitExceeded):
             policy.scratch.reset()
