@@ -480,10 +480,15 @@ WIDEST_SHOWN = 0.5
 """An estimate whose 95% interval is wider than this says little (a handful of playouts when
 the work ran short): its cell shows the proven bound beneath it instead (seen: ≈85% from 4
 playouts, interval 1-100%, where the exact chance is 60%)."""
+MIN_PLAYOUTS = 100
+"""The fewest playouts an estimate shown as a chance rests on: with fewer, the proven bound
+beneath it is shown instead, and it ranks by that bound (no headline rests on a handful)."""
 
 
 def _says_little(cell: Chance) -> bool:
-    return cell.interval is not None and cell.interval[1] - cell.interval[0] > WIDEST_SHOWN
+    if cell.interval is None:
+        return False
+    return cell.playouts < MIN_PLAYOUTS or cell.interval[1] - cell.interval[0] > WIDEST_SHOWN
 
 
 def estimate_options(position: Position, seconds: float | None, fixed_work: float | None = None,

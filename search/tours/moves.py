@@ -30,6 +30,7 @@ from ..visit import (
 from .advice import (
     FORCED_SECONDS,
     MARGIN,
+    MIN_PLAYOUTS,
     Chance,
     estimate_options,
     politics_pool,
@@ -217,7 +218,7 @@ def rank_moves(
             bound, _ = solve_shared_roots(position, RANKING_ROOTS_SHARE * left)
             left = max(0.0, left - (time.perf_counter() - spent))
         estimated = [(option, _floored(r)) for option, r in _estimate_leaders(position, left)]
-        best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
+        best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval, _proven(pair[1])))[1]
         ranked = [(option, r.chance, r.interval, _shown_versus(r, best), _proven(r))
                   for option, r in estimated]
         chance, distribution = replace(Chance.of(best), floor=max(bound, best.bound)), best.distribution
@@ -256,7 +257,7 @@ def _estimate_leaders(position: Position, seconds: float) -> list:
     estimated = estimate_options(position, FIRST_PASS * seconds)
     if position.discarding:
         return estimated
-    best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval))[1]
+    best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval, _proven(pair[1])))[1]
     close = [(option, result) for option, result in estimated
              if result.hits and (result is best or (_versus(result, best) or (0, 0))[1] >= 0)]
     left = seconds - (time.perf_counter() - started)
@@ -291,14 +292,16 @@ def _merged(first, second):
 
 def _proven(result) -> bool:
     """Whether an estimate shows its proven floor (see :func:`_floored`)."""
-    return result.bound > 0 and result.bound >= result.chance
+    few = result.estimate and result.playouts < MIN_PLAYOUTS
+    return (result.bound > 0 or few) and (result.bound >= result.chance or few)
 
 
 def _floored(result):
     """An option's estimate never shown below its proven floor (``bound``: the exact chance of
-    the restriction that plays it best): where the floor is at least the estimate, the chance
+    the restriction that plays it best): where the floor is at least the estimate, or the
+    estimate rests on fewer than :data:`~search.tours.advice.MIN_PLAYOUTS` playouts, the chance
     is the floor and its interval runs from it to 1 (all that is proven)."""
-    if _proven(result):
+    if _proven(result) or (result.estimate and result.playouts < MIN_PLAYOUTS):
         return replace(result, chance=result.bound, interval=(result.bound, 1.0))
     return result
 
@@ -335,11 +338,16 @@ def _swaps(tour: TourState, kingdom: int, suit: Suit) -> list[int]:
 
 def _ranked(moves: list[Move]) -> tuple[Move, ...]:
     """Best first (stable: ties keep their order); see :func:`_rank_key`."""
-    return tuple(sorted(moves, key=lambda move: _rank_key(move.chance, move.interval), reverse=True))
+    return tuple(sorted(moves, key=lambda move: _rank_key(move.chance, move.interval, move.proven),
+                        reverse=True))
 
 
-def _rank_key(chance: float, interval: tuple[float, float] | None) -> tuple[float, float]:
-    """Options rank by their chance, exact or estimated (issue: a lower estimate never ranks
-    above a higher one); between equal chances an exact one, or the narrower interval, first."""
+def _rank_key(chance: float, interval: tuple[float, float] | None,
+              proven: bool = False) -> tuple[float, float, float]:
+    """Options rank by what is known of them: an exact chance or a proven bound by its value, an
+    estimate by the low end of its 95% interval, so that an estimate leads a proven option only
+    where its interval lies above it, never on a lucky run of playouts; then by the chance
+    shown, and between equals the narrower interval first."""
     width = 0.0 if interval is None else interval[1] - interval[0]
-    return (chance, -width)
+    known = chance if interval is None or proven else interval[0]
+    return (known, chance, -width)
