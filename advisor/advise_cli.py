@@ -42,6 +42,7 @@ from .options import (
     tour_state,
     visit_hand,
 )
+from .warmup import prepare_search
 
 
 def register(app: typer.Typer) -> None:
@@ -145,6 +146,7 @@ def advise(
     first_edition = check_variant(variant)
     tour = tour_state(rulers, visited, supporters, used_supporters, short, published_rules,
                        first_edition, jacks_down)
+    prepare_search(first_edition)  # the first run's compile is not the search's time (issue 38)
     if first_edition:
         from search.firstedition import advise_first_edition
 
@@ -290,6 +292,7 @@ def move(
         raise typer.BadParameter(
             "Commerce cannot be pending while a ruler's card waits", param_hint="--commerce-discard"
         )
+    prepare_search(first_edition)  # the first run's compile is not the search's time (issue 38)
     if first_edition:
         # no draws that could empty the deck: any split of --seen is as good (place_seen)
         discard_pile, scoring = piles(cards, wins, discard, won_cards, seen, Abilities(), waiting)

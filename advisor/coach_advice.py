@@ -24,12 +24,13 @@ from search.game import (
     supporters_spent,
 )
 from search.tours import advise_visit, free_first, rank_moves, score_best_action, visit_stake
-from search.visit import position_from_visit, warm_up
+from search.visit import position_from_visit
 
 from . import advice_tables, firstedition_views, move_tables, tables
 from .notation import ruler_str
 from .plays import default_play, describe
 from .session import Session
+from .warmup import load_kernels
 
 WARM_UP = (
     "Loading the compiled search (the first run after install compiles it: about a minute)..."
@@ -88,11 +89,7 @@ class Adviser:
         self._say(WARM_UP)
         started = time.perf_counter()
         with tables.spinner("loading the compiled search", ascii=self.ascii):
-            warm_up()
-            if first_edition:
-                from search.firstedition import FastFirstEditionSolver
-
-                FastFirstEditionSolver().value(1, 2, 0, (0, 0, 0, 0))
+            load_kernels(first_edition)
         self._say(f"The search is ready ({time.perf_counter() - started:.1f} s).")
 
     def kingdom_advice(self, tour, hand) -> Advised:
@@ -129,7 +126,8 @@ class Adviser:
         return Advised(view, str(best), record, (f"Advice: kingdom {best}.",))
 
     def move_advice(self, state) -> Advised:
-        """The options ranked (chance first, supporters only for a clear gain, issue 18),
+        """The options ranked (chance first; a supporter only where its gain is worth more
+        than its point of final score, issues 18 and 38),
         and, where it differs for the point a supporter costs, the play best for the final
         score put first; the first option is the default."""
         visit: VisitState = state.visit
@@ -137,8 +135,10 @@ class Adviser:
         jacks_used = [s for s in Suit if s not in visit.jacks]
         advice = rank_moves(tour, visit.position, position_from_visit(visit), jacks_used,
                             time_limit=self.time_limit)
-        moves = list(free_first(advice.moves))
-        note = None
+        stake = self._stake(tour, visit)
+        moves = list(free_first(advice.moves, stake))
+        note = _supporter_kept_note(advice.moves, moves, stake, self.ascii)
+        by_score_first = False
         by_score = score_best_action(tour, visit)
         first = moves[0]
         # The payoff search knows Diplomacy and Politics only (search.tours.supporters): where
@@ -150,6 +150,7 @@ class Adviser:
             if keep is not None and keep is not first:
                 moves.remove(keep)
                 moves.insert(0, keep)
+                by_score_first = True
                 gain = first.chance - keep.chance
                 mark = tables.estimate_mark(self.ascii) if first.estimate or keep.estimate else ""
                 note = (
@@ -160,7 +161,7 @@ class Adviser:
                 )
         view = move_tables.coach_move_view(advice, moves, tour, self.ascii, note)
         best = moves[0]
-        stake = self._stake(tour, visit)
+        free = next((m for m in moves if m.source is None), None)
 
         def record(action) -> dict:
             played = next((m for m in moves if _action_of(m, visit) == action), None)
@@ -173,11 +174,13 @@ class Adviser:
                 "interval": None if best.interval is None else list(best.interval),
                 "played_interval": None if played is None or played.interval is None
                 else list(played.interval),
-                "by_score": note is not None,
+                "by_score": by_score_first,
                 # for the review in final-score terms: a win's worth over a loss, and who pays
                 "stake": stake,
                 "spends": best.source is not None,
                 "played_spends": played is not None and played.source is not None,
+                # the best free option's chance: what a supporter's point is weighed against
+                "free_chance": None if free is None else free.chance,
             }
 
         return Advised(view, move_tables.play_text(best), record)
@@ -237,6 +240,21 @@ def _action_of(move, visit: VisitState):
     if option.kind == "discard":
         return Discard(option.cards)
     return UseAbility(option.suit, move.source, move.swap_with)
+
+
+def _supporter_kept_note(ranked, moves, stake: float, ascii: bool) -> str | None:
+    """A line saying what the likeliest option, a supporter's, would add where the free
+    option leads because the gain is worth less than the supporter's point (issue 38)."""
+    likeliest, first = ranked[0], moves[0]
+    if likeliest.source is None or first is likeliest or first.source is not None:
+        return None
+    gain = likeliest.chance - first.chance
+    mark = tables.estimate_mark(ascii) if likeliest.estimate or first.estimate else ""
+    return (
+        f"{move_tables.play_text(first)} leads: {move_tables.play_text(likeliest)} would add "
+        f"{mark}{100 * gain:+.1f}% chance, about {mark}{gain * stake:.2f} pt at a stake of "
+        f"{stake:.2f} pt, for the 1 pt {ruler_str(likeliest.source, ascii)} costs."
+    )
 
 
 def _same_play(action, other, visit: VisitState) -> bool:

@@ -22,6 +22,7 @@ from .options import (
     print_json,
     visit_hand,
 )
+from .warmup import prepare_search
 
 
 def register(app: typer.Typer) -> None:
@@ -81,6 +82,8 @@ def odds(
         supporters=parse_suits(supporters),
         pool=parse_suits(pool),
     )
+    if not exact:
+        prepare_search()  # the first run's compile is not the search's time (issue 38)
     with tables.spinner("solving", enabled=not as_json):
         result = solve_kingdom(position, exact=exact, time_limit=time_limit)
     if as_json:

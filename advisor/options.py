@@ -77,6 +77,14 @@ def start_command_clock(at: float) -> None:
     _command_started = at
 
 
+def delay_command_clock(seconds: float) -> None:
+    """Leave ``seconds`` out of every time limit: the first run's compile of the kernels
+    (:mod:`advisor.warmup`) is not the search's time."""
+    global _command_started
+    if _command_started is not None:
+        _command_started += seconds
+
+
 def command_deadline(seconds: float | None) -> float | None:
     """``seconds`` after the console script started, the moment a command with that time limit
     must answer by, start-up included; None without a limit or when no script started the

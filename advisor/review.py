@@ -41,11 +41,16 @@ class Decision:
     estimate: bool = False  # the cost comes from an estimate or a proven bound
     noise: bool = False  # the difference lies within the estimate's 95% interval
     matched: bool = False  # the play was the advice (the prompt's default)
+    advice_cost: float | None = None  # what the advice itself gave away: a supporter's point
+    # spent for less than a point of expected final score (issue 38)
 
     @property
     def loss(self) -> float:
-        """The cost counted in the summary: 0 for a match or noise, None-safe."""
-        if self.matched or self.noise or self.cost is None:
+        """The cost counted in the summary: the advice's own cost for a match, 0 for noise,
+        None-safe."""
+        if self.matched:
+            return max(0.0, self.advice_cost or 0.0)
+        if self.noise or self.cost is None:
             return 0.0
         return max(0.0, self.cost)
 
@@ -77,6 +82,8 @@ class Review:
             "unit": units.pop() if len(units) == 1 else "pts",
             "mean_loss": sum(d.loss for d in priced) / len(priced) if priced else 0.0,
             "matched_share": sum(d.matched for d in advised) / len(advised) if advised else 0.0,
+            # points of expected final score the advice itself gave away, over the tour
+            "advice_loss": sum(max(0.0, d.advice_cost or 0.0) for d in advised),
             "costliest": [{"visit": d.visit, "number": d.number, "kind": d.kind, "cost": d.loss}
                           for d in costliest],
         }
@@ -142,12 +149,26 @@ def _graded(visit: int, number: int, event: dict, before) -> Decision:
     noise = estimate and chance is not None and chance > 1e-12 and (
         _inside(advice.get("played"), advice.get("interval"))
         or _inside(advice.get("chance"), advice.get("played_interval")))
-    cost = None
+    cost = advice_cost = None
     if _real(advice.get("stake")) and chance is not None:
         spent = int(bool(advice.get("played_spends"))) - int(bool(advice.get("spends")))
-        cost = advice["stake"] * chance + spent
+        advice_cost = _advice_cost(advice)
+        cost = advice["stake"] * chance + spent + (advice_cost or 0.0)
     return Decision(visit, number, kind, shown, played, cost, chance_cost=chance,
-                    estimate=estimate, noise=noise, matched=matched)
+                    estimate=estimate, noise=noise, matched=matched, advice_cost=advice_cost)
+
+
+def _advice_cost(advice: dict) -> float | None:
+    """What advising a supporter's ability gave away in expected final score: its point less
+    the chance it added over the best free option times the visit's stake, never below 0
+    (issue 38). 0 for free advice; None for sessions saved before the free option's chance
+    was recorded."""
+    if not advice.get("spends"):
+        return 0.0
+    free, chance = advice.get("free_chance"), advice.get("chance")
+    if not (_real(free) and _real(chance)):
+        return None
+    return max(0.0, 1.0 - advice["stake"] * (chance - free))
 
 
 def review_view(session: Session, ascii: bool = False) -> Group:
@@ -164,11 +185,13 @@ def review_view(session: Session, ascii: bool = False) -> Group:
         table.add_column("advice")
         table.add_column("played")
         table.add_column("cost", justify="right")
+        table.add_column("advice cost", justify="right")
         for decision in decisions:
             # Texts come from a file anyone can edit: never read them as rich markup.
             table.add_row(str(decision.number), decision.kind,
                           "(no advice)" if decision.advice is None else escape(decision.advice),
-                          escape(decision.played), _cost_text(decision, mark))
+                          escape(decision.played), _cost_text(decision, mark),
+                          _advice_cost_text(decision))
         parts.append(table)
     parts.append(Text(_summary_text(review), style="bold"))
     unadvised = sum(d.advice is None for d in review.decisions)
@@ -181,7 +204,9 @@ def review_view(session: Session, ascii: bool = False) -> Group:
                  "(in brackets) times what winning the visit is worth, and a point for each "
                  f"supporter spent beyond the advice; {mark} marks a cost from an estimate "
                  "(Monte Carlo) or a proven lower bound, 'noise' a difference within the "
-                 "estimate's 95% interval. Following the coach's default costs nothing.")
+                 "estimate's 95% interval. Following the coach's default costs only its "
+                 "advice cost: a supporter's point spent for less than a point of expected final "
+                 "score, charged to the coach's advice and so to the play that followed it.")
     parts.append(Text(" ".join(notes), style="dim"))
     return Group(*parts)
 
@@ -193,19 +218,25 @@ def review_json(session: Session) -> dict:
     review = review_of(session, ascii=True)
     decisions = [{
         "visit": d.visit, "number": d.number, "kind": d.kind, "advice": d.advice,
-        "played": d.played, "cost": 0.0 if d.matched else d.cost, "unit": d.unit,
+        "played": d.played, "cost": d.loss if d.matched else d.cost, "unit": d.unit,
         "chance_cost": 0.0 if d.matched else d.chance_cost, "estimate": d.estimate,
-        "noise": d.noise, "matched": d.matched,
+        "noise": d.noise, "matched": d.matched, "advice_cost": d.advice_cost,
     } for d in review.decisions]
     return {"title": review.title, "over": review.over, "score": review.score,
             "decisions": decisions, "summary": review.summary()}
 
 
+def _advice_cost_text(decision: Decision) -> str:
+    if decision.advice_cost is None or decision.advice_cost <= 1e-12:
+        return ""
+    return f"{decision.advice_cost:.2f} pts"
+
+
 def _cost_text(decision: Decision, mark: str) -> str:
     if decision.advice is None:
         return "unadvised"
-    if decision.matched:
-        return ""  # the coach's own default: never charged for following it
+    if decision.matched:  # the coach's own default: charged only what the advice gave away
+        return f"{decision.loss:.2f} pts" if decision.loss > 1e-12 else ""
     if decision.noise:
         return "noise"
     shown = mark if decision.estimate else ""
@@ -238,6 +269,8 @@ def _summary_text(review: Review) -> str:
     if summary["costliest"]:
         text += "; costliest: " + ", ".join(
             f"visit {c['visit']} #{c['number']} ({c['kind']}, {c['cost']:.2f})" for c in summary["costliest"])
+    if summary["advice_loss"] > 1e-12:
+        text += f"; the advice itself gave away {summary['advice_loss']:.2f} pts"
     return text + "."
 
 

@@ -18,7 +18,8 @@ proven lower bound; its ``tour_values`` by position, the tour value each kingdom
 and their ``objective``, ``score`` or ``perfect``), ``interval`` and ``played_interval``
 (their 95% intervals), ``by_score`` (the first option is the best for the final score, not
 the likeliest), ``stake`` (what winning the visit adds to the expected final score),
-``spends`` and ``played_spends`` (the advice, or the play, spends a supporter); first
+``spends`` and ``played_spends`` (the advice, or the play, spends a supporter),
+``free_chance`` (the best option that spends none: what a supporter is weighed against); first
 edition: ``cost`` or ``costs`` in expected reputation. An event without
 advice was played with ``--no-advice``.
 
@@ -183,7 +184,7 @@ def _check_advice(advice: Any) -> None:
         listed = advice.get(key)
         if listed is not None and not (isinstance(listed, list) and all(isinstance(v, str) for v in listed)):
             raise SessionError(f"advice {key!r} must list kingdoms like '3', got {brief(listed)}")
-    for key in ("played", "chance", "cost", "stake"):
+    for key in ("played", "chance", "cost", "stake", "free_chance"):
         if advice.get(key) is not None and not _number(advice[key]):
             raise SessionError(f"advice {key!r} must be a number or null, got {brief(advice[key])}")
     objective = advice.get("objective")

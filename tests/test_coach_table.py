@@ -303,6 +303,24 @@ def test_a_supporter_is_never_advised_over_a_free_option_within_its_interval() -
     assert free_first(exact)[0].source is not None  # exact and clearly better: worth showing first
 
 
+def test_a_supporter_leads_only_for_more_than_its_point_of_final_score() -> None:
+    """Issue 38: exact +0.5% at a stake of 2 points is 0.01 pt for a 1 pt supporter, so the
+    free debate leads; +60% at stake 2 (1.2 pt) is worth the point; +40% (0.8 pt) is not."""
+    from search.tours.supporters import free_first
+
+    exact = [m.__class__(m.option, m.chance, m.loss, m.source, m.swap_with, None) for m in _moves()]
+    assert free_first(exact)[0].source is not None  # chance alone: the supporter leads
+    assert free_first(exact, stake=2.0)[0].option.kind == "debate"
+    commerce, debate = exact[0], exact[1]
+    low = debate.__class__(debate.option, 0.3, 0.7)
+    worth = free_first([commerce.__class__(commerce.option, 0.9, 0.1, commerce.source), low], stake=2.0)
+    assert worth[0].source is not None  # +60% x 2 = 1.2 pt > 1 pt
+    short = free_first([commerce.__class__(commerce.option, 0.7, 0.3, commerce.source), low], stake=2.0)
+    assert short[0].source is None  # +40% x 2 = 0.8 pt < 1 pt
+    noisy = commerce.__class__(commerce.option, 0.9, 0.1, commerce.source, interval=(0.75, 0.97))
+    assert free_first([noisy, low], stake=2.0)[0].source is None  # surely only +45%: 0.9 pt
+
+
 @pytest.mark.parametrize("ascii", [False, True], ids=["unicode", "ascii"])
 def test_coach_options_fit_80_columns_and_price_each_supporter(ascii: bool) -> None:
     """Issue 18: the coach's options fit 80 columns one line each (supporter Politics labels
@@ -401,9 +419,9 @@ def _late_visit(hand: str, position: int, wins: str, discard: str, supporter):
 def test_the_final_score_line_appears_only_with_its_reason_and_its_play_is_the_default() -> None:
     """Issue 18: kingdom 2 (Q♥, target 2), 6♦ A♥ in hand, one win, every Jack used, Q♠ face
     up: Politics through Q♠ is likelier (91% against 86.5% for a debate, exact), but not
-    worth Q♠'s point to the final score. The debate is shown first, is the default, and a
-    'Best for the final score' line says why; with the Jack of spades unused no supporter is
-    involved and no such line appears."""
+    worth Q♠'s point to the final score (issue 38: +4.7% at a stake of 12.18 is 0.57 pt). The
+    debate is shown first, is the default, and a line prices what Q♠ would add; with the Jack
+    of spades unused no supporter is involved and no such line appears."""
     from dataclasses import replace
     from types import SimpleNamespace
 
@@ -418,16 +436,18 @@ def test_the_final_score_line_appears_only_with_its_reason_and_its_play_is_the_d
     assert advised.default == "debate"
     assert re.search(r"^\*\s+debate\s", text, re.MULTILINE)
     flat = " ".join(text.split())
-    assert "Best for the final score: debate, not JS" in flat and "QS would spend its point" in flat
+    assert "debate leads: JS" in flat and "would add +4.7% chance, about 0.57 pt" in flat
+    assert "for the 1 pt QS costs" in flat
     record = advised.record(parse_play("debate", visit))
-    assert record["by_score"] and record["default"] == "debate" and record["played"] == record["chance"]
+    assert record["default"] == "debate" and record["played"] == record["chance"]
+    assert record["free_chance"] == record["chance"] and not record["spends"]
 
     jack = replace(visit, jacks=frozenset({Suit.SPADES}))
     advised = adviser.move_advice(SimpleNamespace(tour=tour, visit=jack))
     console = Console(width=80, record=True, color_system=None)
     console.print(advised.view)
     text = console.export_text()
-    assert "final score" not in text and advised.default.startswith("JS")
+    assert "final score" not in text and "leads:" not in text and advised.default.startswith("JS")
 
 
 def _reviewed(session, ascii: bool = True) -> str:
@@ -496,11 +516,11 @@ def test_a_kingdom_choice_is_priced_by_the_tour_value_it_gives_up() -> None:
     against = _reviewed(start.append({"type": "kingdom", "position": 2,
                                       "advice": {**advice, "played": 0.9}}))
     row = next(line for line in against.splitlines() if "| kingdom" in line)
-    assert row.rstrip().endswith("0.37 pts") and "%" not in row  # not the chance's 40%
+    assert row.split("|")[4].strip() == "0.37 pts" and "%" not in row  # not the chance's 40%
     followed = _reviewed(start.append({"type": "kingdom", "position": 1,
                                        "advice": {**advice, "played": 0.5}}))
     row = next(line for line in followed.splitlines() if "| kingdom" in line)
-    assert row.rstrip().endswith("|")
+    assert row.split("|")[4].strip() == ""
     bounded = {**advice, "bounded": ["2"], "played": 0.9}
     assert "~0.37 pts" in _reviewed(start.append({"type": "kingdom", "position": 2,
                                                   "advice": bounded}))
@@ -541,6 +561,38 @@ def test_the_review_grades_each_decision_in_expected_final_score() -> None:
     session = session.undo().append({"type": "action", "action": {"kind": "answer", "card": "4S"},
                                      "advice": spent})
     assert review_json(session)["decisions"][2]["cost"] == pytest.approx(1.0)  # its point
+
+
+def test_the_review_charges_a_supporter_the_coach_advised_for_less_than_its_point() -> None:
+    """Issue 38: the coach advised a supporter's Commerce for +0.5% over the best free option
+    at a stake of 2 points: 0.01 pt for the 1 pt it costs, so the advice cost 0.99 pt, charged
+    also to the player who followed it and shown in its own column; the summary and the JSON
+    say what the advice gave away. Playing the free option instead costs nothing."""
+    from advisor.review import review_json
+    from advisor.session import Session
+
+    session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
+    session = session.append({"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
+    session = session.append({"type": "kingdom", "position": 1, "advice": {
+        "best": 1, "default": 1, "chances": {"1": 0.5}, "estimated": [], "bounded": [],
+        "tour_values": {"1": 4.5}, "objective": "score", "played": 0.5}})
+    advice = {"best": "JD QD", "default": "JD QD", "chance": 0.805, "free_chance": 0.8,
+              "stake": 2.0, "spends": True}
+    followed = session.append({"type": "action", "action": {"kind": "debate"},
+                               "advice": {**advice, "played": 0.805, "played_spends": True}})
+    data = review_json(followed)
+    play = data["decisions"][1]
+    assert play["advice_cost"] == pytest.approx(0.99) and play["cost"] == pytest.approx(0.99)
+    assert data["summary"]["advice_loss"] == pytest.approx(0.99)
+    text = _reviewed(followed)
+    assert "advice cost" in text and "0.99 pts" in text and "gave away 0.99 pts" in text
+    free = session.append({"type": "action", "action": {"kind": "debate"},
+                           "advice": {**advice, "played": 0.8, "played_spends": False}})
+    play = review_json(free)["decisions"][1]
+    assert play["advice_cost"] == pytest.approx(0.99) and play["cost"] == pytest.approx(0.0)
+    worth = {**advice, "chance": 0.9, "played": 0.9, "played_spends": True}  # +10% x 2 = 0.2 pt
+    assert review_json(session.append({"type": "action", "action": {"kind": "debate"},
+                                       "advice": worth}))["decisions"][1]["advice_cost"] == pytest.approx(0.8)
 
 
 def test_a_second_supporter_of_a_suit_lends_the_ability_once_the_first_is_spent() -> None:

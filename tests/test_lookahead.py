@@ -8,6 +8,7 @@ import pytest
 
 from search.game import CardSet, Stream, Suit
 from search.visit import make_position, make_solver, solve_kingdom
+from search.visit.fastplay import SplitMixStream, playout_seed
 from search.visit.lookahead import (
     LookaheadPolicy,
     lookahead_playouts,
@@ -78,7 +79,7 @@ def test_play_repeats_for_a_seed() -> None:
     first_wins = first.wins[:20]
     solver = make_solver()  # one for the twenty: what its memo holds must not change a move
     again = [play_lookahead(LookaheadPolicy(solver, first.roots, seed=11), STATE, 5,
-                            Stream(11, "playout", i)) for i in range(20)]
+                            SplitMixStream(playout_seed(11, i))) for i in range(20)]
     assert again == first_wins
 
 

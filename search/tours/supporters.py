@@ -125,17 +125,42 @@ def clearly_better(better, worse) -> bool:
     return worse.chance < low - LEVEL and high < better.chance - LEVEL
 
 
-def free_first(moves) -> tuple:
-    """``moves`` (best first) with no supporter's option above a free option it does not
-    clearly beat (:func:`clearly_better`): spending a supporter costs its point (§5), so a
-    gain within the noise of an estimate, or a tie, is no reason to spend it. Each such
-    option moves to just below the last free option level with it; the order is otherwise
-    kept."""
+def gain_low(better, worse) -> float:
+    """The least chance ``better`` adds over ``worse`` that their 95% intervals allow (the
+    chances themselves where exact; a proven lower bound may be as high as 1)."""
+    low = better.interval[0] if better.interval is not None else better.chance
+    if worse.interval is not None:
+        high = worse.interval[1]
+    else:
+        high = 1.0 if getattr(worse, "proven", False) else worse.chance
+    return low - high
+
+
+def worth_its_point(move, free, stake: float | None) -> bool:
+    """Whether supporter option ``move`` is worth spending its point rather than playing free
+    option ``free``: the chance it surely adds, times what winning the visit is worth in final
+    score (``stake``), exceeds the point it costs (§5). Without a stake, a clear gain in
+    chance (:func:`clearly_better`) is enough."""
+    if stake is None:
+        return clearly_better(move, free)
+    return clearly_better(move, free) and gain_low(move, free) * stake > SUPPORTER_POINT
+
+
+SUPPORTER_POINT = 1.0
+"""A supporter spent is a point off the final score (§5)."""
+
+
+def free_first(moves, stake: float | None = None) -> tuple:
+    """``moves`` (best first) with no supporter's option above a free option unless it is
+    worth its point against it (:func:`worth_its_point`): a gain within an estimate's noise,
+    a tie, or a gain worth less than a point of final score is no reason to spend one. Each
+    such option moves to just below the last free option it does not beat; the order is
+    otherwise kept."""
     ranked = list(moves)
     for move in [m for m in ranked if m.source is not None]:
         at = ranked.index(move)
         level = [i for i in range(at + 1, len(ranked))
-                 if ranked[i].source is None and not clearly_better(move, ranked[i])]
+                 if ranked[i].source is None and not worth_its_point(move, ranked[i], stake)]
         if level:
             ranked.insert(level[-1] + 1, move)
             del ranked[at]
