@@ -25,7 +25,11 @@ HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.M)
 
 
 def _tracked() -> set[str]:
-    out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+    """The files git tracks; outside a git work tree (an unpacked archive), every file there."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return {p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*") if p.is_file()}
     return {name for name in out.stdout.decode().split("\0") if name}
 
 
