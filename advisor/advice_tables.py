@@ -100,7 +100,7 @@ def tour_values_line(advice: VisitAdvice) -> str:
         f"{tour_value_name(ranked[0].tour_value).capitalize()} if visited now: {values}. "
         "Planning model: the best of Diplomacy with Politics, Commerce alone and Military alone, "
         "calibrated against the advisor's play of every Jack; a Diplomacy or Politics supporter "
-        "counted on only where worth its point, else kept (README, Tour value)."
+        "counted on only where worth its point, else kept (docs/tour-value.md)."
     )
 
 
