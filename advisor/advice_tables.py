@@ -67,6 +67,16 @@ def advice_reason(advice: VisitAdvice, ascii: bool = False) -> str:
     )
 
 
+def too_close_text(advice: VisitAdvice) -> str:
+    """The kingdoms the budget cannot separate from the recommended one, and what would."""
+    kingdoms = sorted((advice.recommended.position, *advice.too_close))
+    names = ", ".join(str(k) for k in kingdoms[:-1]) + f" or {kingdoms[-1]}"
+    spent = "" if advice.time_limit is None else f" in {advice.time_limit:g} s"
+    longer = max(15.0, 5 * (advice.time_limit or 3.0))
+    return (f"Kingdom {names}: too close to call{spent} (cells left to estimates could "
+            f"change the order); --time-limit {longer:g} decides.")
+
+
 def spend_text(value, ascii: bool = False) -> str:
     """What a tour value counts on: a supporter whose point it spends, if any."""
     if value.spend is None:
@@ -171,11 +181,14 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
         )
     parts.append(Text(tour_values_line(advice), style="dim"))
     parts.append(Text(advice_reason(advice, ascii), style="bold"))
+    if advice.too_close:
+        parts.append(Text(too_close_text(advice), style="bold yellow"))
     parts.append(
         Text(
             f"{advice.solves} solves, {advice.estimates} estimates, {advice.seconds:.1f} s"
-            + (f"; the clock stopped {advice.clock_cuts} before their work was done, so this "
-               "table may differ on another run or machine" if advice.clock_cuts else
+            + (f"; the clock stopped {advice.clock_cuts} of its {advice.solves + advice.estimates} "
+               "searches before their work was done, so this table may differ on another run "
+               "or machine" if advice.clock_cuts else
                "; work decided what is exact, so this table repeats"),
             style="dim",
         )

@@ -105,6 +105,8 @@ def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
             "kind": best.chance("all").kind,
             "tour_value": _tour_value_json(best.tour_value),
             "reason": advice_tables.advice_reason(advice, ascii=True),
+            # kingdoms the budget's open cells leave able to pass it: a longer limit decides
+            "too_close_to_call": list(advice.too_close),
         },
         "solves": advice.solves,
         "estimates": advice.estimates,

@@ -401,3 +401,60 @@ def test_a_tour_value_that_counts_on_a_supporter_says_so() -> None:
     assert spend_text(TourValue(5.0, 4.9, 5.1, "score")) == ""
     assert spend_text(TourValue(5.0, 4.9, 5.1, "score", spend=2)) == ", counting on the ♥ supporter (Diplomacy; its point spent)"
     assert "the S supporter (Politics" in spend_text(TourValue(5.0, 4.9, 5.1, "score", spend=3), ascii=True)
+
+
+def _planned(tour, hand, chances: dict[int, float]):
+    """Each kingdom as advise would hold it, valued by the planner with these chances."""
+    from types import SimpleNamespace
+
+    from search.tours.planning import advisor_planner
+
+    planner = advisor_planner("score")
+    values = planner.after_choice(tour, hand, chances)
+    kingdoms = [SimpleNamespace(position=p, tour_value=values[p][1]) for p in tour.unvisited]
+    best = max(kingdoms, key=lambda k: k.tour_value.value)
+    return planner, kingdoms, best
+
+
+def test_a_kingdom_an_open_cell_could_raise_past_the_recommended_one_is_too_close_to_call() -> None:
+    """Issue 38: where the budget left a kingdom's planning cells to estimates, advise says it
+    could still pass the recommended kingdom when the top of what is known of those cells
+    (an estimate's 95% interval, else 1) would carry its tour value past the recommended
+    one's; exact cells, or an estimate whose interval stays low, separate the kingdoms."""
+    from search.tours.advice import PLANNING_COLUMNS, could_pass
+    from search.visit.position import KingdomResult
+
+    tour = tour_between_visits([KINGS[3], QUEENS[2], QUEENS[3], QUEENS[1], KINGS[1], KINGS[0],
+                                KINGS[2], QUEENS[0]])  # deal 5's layout: K♠ Q♥ Q♠ Q♦ K♦ K♣ K♥ Q♣
+    hand = CardSet.parse("AC 8C 7D 8D 4S 6S 7S 8S")
+    chances = {1: 0.64, 2: 0.65, 3: 0.96, 4: 0.97, 5: 0.99, 6: 0.99, 7: 0.63, 8: 0.1}
+    planner, kingdoms, best = _planned(tour, hand, chances)
+    exact = {(c, p): chance for p, chance in chances.items() for c in (*PLANNING_COLUMNS, "all")}
+    assert could_pass(planner, tour, hand, exact, kingdoms, best) == ()
+
+    def estimated(low: float, high: float, playouts: int = 400) -> KingdomResult:
+        return KingdomResult((low + high) / 2, None, (), None, (), (), 0, 0.0, estimate=True,
+                             interval=(low, high), playouts=playouts)
+
+    open_eight = {**exact, **{(c, 8): estimated(0.05, 0.15) for c in PLANNING_COLUMNS},
+                  ("all", 8): estimated(0.1, 0.2)}
+    assert could_pass(planner, tour, hand, open_eight, kingdoms, best) == ()  # surely low
+    high = {**open_eight, ("D", 8): estimated(0.9, 1.0)}
+    assert _planned(tour, hand, {**chances, 8: 1.0})[2].position == 8  # a sure 8 would lead
+    assert could_pass(planner, tour, hand, high, kingdoms, best) == (8,)
+    few = {**open_eight, ("D", 8): estimated(0.05, 0.15, playouts=4)}  # says little: up to 1
+    assert could_pass(planner, tour, hand, few, kingdoms, best) == could_pass(
+        planner, tour, hand, high, kingdoms, best)
+
+
+def test_the_table_says_which_kingdoms_are_too_close_to_call_and_what_decides() -> None:
+    """Issue 38: a recommendation the budget cannot separate from another kingdom is named as
+    too close to call, with the longer limit that decides."""
+    from dataclasses import replace
+
+    advice, tour = _synthetic_advice()
+    advice = replace(advice, too_close=(6,), time_limit=3.0)
+    console = Console(width=80, record=True)
+    console.print(advise_view(advice, tour, ascii=True))
+    flat = " ".join(console.export_text().split())
+    assert "Kingdom 5 or 6: too close to call in 3 s" in flat and "--time-limit 15 decides" in flat

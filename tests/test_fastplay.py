@@ -84,6 +84,25 @@ def test_memos_that_fill_up_mid_playout_grow_and_play_the_same() -> None:
     assert cramped.state_count() > 1 << 4 and scratch.state_count() > 1 << 4
 
 
+def test_a_scratch_memo_at_the_memory_cap_is_emptied_and_play_goes_on(solved) -> None:
+    """The scratch memo only saves work: at the memory cap it is emptied, the playout under
+    way starts again, and every playout ends as with room to spare."""
+    from search.infra import budget
+
+    solver, roots = solved
+    roomy = _compiled_wins(solver, roots, 5, 20)
+    scratch = FastKingdomSolver(initial_bits=4, initial_stack=256, initial_depth=8)
+    resets = []
+    scratch.reset = lambda original=scratch.reset: (resets.append(1), original())[1]
+    cap = budget.memory_limit()
+    budget.set_memory_limit(budget.reserved_memory() + (3 << 20))
+    try:
+        cramped = _compiled_wins(solver, roots, 5, 20, scratch=scratch)
+    finally:
+        budget.set_memory_limit(cap)
+    assert resets and cramped == roomy
+
+
 def test_where_every_ability_is_solved_the_compiled_policy_wins_at_the_exact_rate() -> None:
     """With every Jack solved, the policy plays best play: over 2,000 playouts its success
     rate's 95% interval holds the exact chance, and it never parts from its base."""

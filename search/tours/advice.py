@@ -151,6 +151,8 @@ class VisitAdvice:
     estimates: int  # Monte Carlo estimates run
     seconds: float
     clock_cuts: int = 0  # searches and estimates the clock stopped before their work was done
+    too_close: tuple[int, ...] = ()  # kingdoms the open cells leave able to pass the recommended
+    time_limit: float | None = None  # the budget the table had (None: exact)
 
 
 def column_abilities(
@@ -274,7 +276,50 @@ def advise_visit(
         estimates=len(queries),
         clock_cuts=exact_cuts + sum(r.clock_cut for r in estimated),
         seconds=time.perf_counter() - entered,
+        too_close=could_pass(planner, tour, hand, found, kingdoms, best),
+        time_limit=None if time_limit is None else time_limit / (1 - MARGIN),
     )
+
+
+def could_pass(planner, tour: TourState, hand: CardSet, found: dict, kingdoms, best) -> tuple[int, ...]:
+    """The kingdoms whose tour value could pass ``best``'s once the cells the budget left to
+    estimates are solved (issue 38: a recommendation must not flip with the budget
+    unannounced). A kingdom's planning chance errs low where a planning cell is not exact
+    (:func:`_planning_chance` leaves it out); each such cell is raised to the top of what the
+    table knows of it (:func:`_cell_top`) and the kingdom's tour value compared with
+    ``best``'s, which can only rise as its own cells are solved."""
+    def unsolved(position: int) -> bool:
+        return any((c, position) not in found or _cell_chance(found[c, position]).estimate
+                   for c in PLANNING_COLUMNS)
+
+    open_positions = [k.position for k in kingdoms if k is not best and unsolved(k.position)]
+    if not open_positions:
+        return ()
+    known = {k.position: _planning_chance(found, k.position) for k in kingdoms}
+    for position in open_positions:
+        known[position] = max(_cell_top(found, c, position) for c in PLANNING_COLUMNS)
+    values = planner.after_choice(tour, hand, known)
+    return tuple(p for p in open_positions
+                 if values[p][1].value > best.tour_value.value + LEVEL_VALUE)
+
+
+def _cell_top(found: dict, column: str, position: int) -> float:
+    """The most a cell may be on what the table knows: its exact chance; an estimate's 95%
+    interval's top (best play may do better than the policy estimated, so this is the
+    plausible top, not a proof); an unsolved cell's, the exact chance with every ability
+    where that was solved, else 1."""
+    if (column, position) in found:
+        cell = _cell_chance(found[column, position])
+        if not cell.estimate:
+            return cell.value
+        if cell.interval is not None and not _says_little(cell):
+            return max(cell.value, cell.interval[1])
+    every = _cell_chance(found["all", position])
+    return 1.0 if every.estimate else every.value
+
+
+LEVEL_VALUE = 1e-9
+"""Two tour values closer than this are level."""
 
 
 PLANNING_COLUMNS = ("HS", "D", "C")

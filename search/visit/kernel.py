@@ -1268,12 +1268,15 @@ class FastKingdomSolver(KingdomSolver):
     def play(self, scratch: FastKingdomSolver, state: tuple, need: int, ints: np.ndarray) -> None:
         """Play the batch of lookahead playouts that ``ints`` describes (``_play_batch``; their
         wins are written into it), with this solver's memo for the restrictions that draw and
-        ``scratch``'s for the rest, growing either as they fill. Raises past the deadline (this
-        solver's), the memory cap or a Ctrl-C; the playouts it finished stay in ``ints``."""
+        ``scratch``'s for the rest, growing either as they fill; a scratch memo that reaches
+        the memory cap is emptied and play goes on. Raises past the deadline (this solver's),
+        the memory cap (this solver's memo) or a Ctrl-C; the playouts it finished stay in
+        ``ints``."""
         hand, deck, disc, trump, abil, pool = state
         packed_abil, packed_pool = _packed(abil, pool)
         deadline = -1.0 if self.deadline is None else self.deadline
         solvers = (self, scratch)
+        emptied_at = -1  # the playout under way when the scratch memo was last emptied
         with kernel_running():
             while True:
                 self._meta[TOP] = scratch._meta[TOP] = 0
@@ -1283,7 +1286,16 @@ class FastKingdomSolver(KingdomSolver):
                 )
                 if not ints[P_STATUS]:
                     return
-                solvers[int(ints[P_WHICH])]._raise_or_grow(int(ints[P_STATUS]))
+                which = solvers[int(ints[P_WHICH])]
+                try:
+                    which._raise_or_grow(int(ints[P_STATUS]))
+                except MemoryLimitExceeded:
+                    if which is self or ints[P_DONE] == emptied_at:
+                        raise  # the root memo, or one playout alone fills the cap
+                    # The scratch memo holds exact values only to save work: emptied, the
+                    # playout under way starts again (from P_DONE) and plays the same.
+                    emptied_at = int(ints[P_DONE])
+                    scratch.reset()
 
     def _raise_or_grow(self, status: int) -> None:
         """Raise for a spent budget or a Ctrl-C, else enlarge what the kernel ran out of."""
