@@ -1,6 +1,6 @@
 """Card notation: parse what a person types, print what they can type back.
 
-Deck cards (RULINGS.md §1) are a rank then a suit, with no space between:
+Deck cards (docs/rules.md §1) are a rank then a suit, with no space between:
 
 - rank: ``A`` (or ``a``, or ``1``) for the Ace, ``2`` to ``8``;
 - suit, any case: ``C D H S``; the symbols ``♣ ♦ ♥ ♠`` (the white ``♧ ♢ ♡ ♤`` too);

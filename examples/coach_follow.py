@@ -59,9 +59,32 @@ def main() -> None:
     refused = sum(1 for line, after in zip(lines, lines[1:])
                   if (m := prompt.match(line)) and after.startswith(m.group(1)))
     print(f"defaults the coach refused (the same prompt again after Enter): {refused}")
+    print(supporters_line(session))
     final = re.findall(r"Review: [^\n]*", run.stdout)
     print(final[-1] if final else "no review printed")
     print(f"transcript: {transcript}")
+
+
+def supporters_line(session: Path) -> str:
+    """How many supporters the followed advice spent, and how many of them for less than the
+    point each costs: the chance gained over the best free option times the visit's stake
+    (issue 38)."""
+    import json
+
+    try:
+        events = json.loads(session.read_text())["events"]
+    except (OSError, ValueError, KeyError):
+        return "supporters: the session file could not be read"
+    gains = []
+    for event in events:
+        advice = event.get("advice") or {}
+        if advice.get("spends") and advice.get("played_spends"):
+            free = advice.get("free_chance")
+            gains.append(None if free is None else advice["stake"] * (advice["chance"] - free))
+    cheap = sum(1 for gain in gains if gain is not None and gain <= 1.0)
+    shown = ", ".join("?" if g is None else f"{g:.2f}" for g in gains) or "none"
+    return (f"supporters spent on the advice: {len(gains)} (expected gain in points: {shown}); "
+            f"for under 1 expected point: {cheap}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The game and the mathematics of The Emissary, in layers that depend one way:
 :mod:`.infra` <- :mod:`.game` <- :mod:`.visit` <- :mod:`.firstedition`, :mod:`.sweep` <-
-:mod:`.tours` (README *Layout*; ``tests/test_layout.py`` checks it)."""
+:mod:`.tours` (docs/layout.md; ``tests/test_layout.py`` checks it)."""
 
 from .infra import ensure_jit_cache
 

@@ -1,4 +1,4 @@
-"""`emissary advise`: each unvisited kingdom's chance under every ability set (RULINGS.md §7).
+"""`emissary advise`: each unvisited kingdom's chance under every ability set (docs/rules.md §7).
 
 The exact solves run for real. Drawing abilities (Military, Commerce, all Jacks) are slow in the
 pure-Python solver, so the hands here are one-card what-ifs: small trees, the same code paths.

@@ -1,6 +1,6 @@
 """The lookahead policy compiled (search/visit/fastplay.py, the playouts at the end of
 search/visit/kernel.py): the same plays as the Python policy on the same deck orders
-(RULINGS.md §2–§4), and best play where every ability is solved."""
+(docs/rules.md §2–§4), and best play where every ability is solved."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The first edition (2019) rules engine: rulings R5-R7 (RULINGS.md §6), one test each part.
+"""The first edition (2019) rules engine: rulings R5-R7 (docs/rules.md §6), one test each part.
 
 The engine, the baseline simulations, the visit solver (search/firstedition.py and its
 compiled kernel) and the advisor that plays by it (search/firsteditionplay.py).

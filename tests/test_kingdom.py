@@ -1,4 +1,4 @@
-"""The exact single-visit solver (RULINGS.md §7) against the reference values, an
+"""The exact single-visit solver (docs/rules.md §7) against the reference values, an
 independent brute force over the rules engine, and its own Monte Carlo playouts."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The lookahead policy with every Jack (search/visit/lookahead.py; RULINGS.md §4, §7)."""
+"""The lookahead policy with every Jack (search/visit/lookahead.py; docs/rules.md §4, §7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`emissary move`: every option open mid-visit, ranked, with its loss (RULINGS.md §2–4, §7)."""
+"""`emissary move`: every option open mid-visit, ranked, with its loss (docs/rules.md §2–4, §7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tour planning (search/planning.py) and batches of tours (search/batch.py), RULINGS.md §5, §7."""
+"""Tour planning (search/planning.py) and batches of tours (search/batch.py), docs/rules.md §5, §7."""
 
 from __future__ import annotations
 

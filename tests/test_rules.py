@@ -1,4 +1,4 @@
-"""One test per rule of RULINGS.md §1–5 and rulings R1–R4 (visit and tour engine)."""
+"""One test per rule of docs/rules.md §1–5 and rulings R1–R4 (visit and tour engine)."""
 
 from __future__ import annotations
 

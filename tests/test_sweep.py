@@ -116,7 +116,7 @@ def test_role_keeping_permutations_keep_every_chance(abilities):
 
 def test_politics_pool_is_every_other_ruler():
     """Politics may bring any other ruler of a first visit: two a suit less the visited
-    one, or the 3 other Kings in a short tour (RULINGS.md §4, §6)."""
+    one, or the 3 other Kings in a short tour (docs/rules.md §4, §6)."""
     assert SweepSpec(jacks="S").pool(2) == (0, 0, 1, 1, 2, 3, 3)
     assert SweepSpec(jacks="S", short=True).pool(2) == (0, 1, 3)
     assert SweepSpec(jacks="H").pool(2) == ()

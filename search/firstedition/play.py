@@ -209,7 +209,7 @@ def rank_first_edition(visit: VisitState, time_limit: float | None = 5.0,
 class FirstEditionPolicy:
     """The first-edition ``advisor``: the kingdom with the least expected net loss, then
     least-cost play. It plans without Commerce: an exact search with ♦ takes seconds a hand
-    (README *First edition*) and, measured, saves at most a few hundredths of a card, so the
+    (docs/first-edition.md) and, measured, saves at most a few hundredths of a card, so the
     policy never spends its ♦ (the card stays face up as reputation)."""
 
     name = "advisor"

@@ -1,4 +1,4 @@
-"""First edition (2019): the visit policy that spends the least reputation (RULINGS.md §6, R5-R7).
+"""First edition (2019): the visit policy that spends the least reputation (docs/rules.md §6, R5-R7).
 
 In the first edition a visit's cost is the reputation it spends: one card per ability used
 and, at the end, one per debate the wins miss the target by (R7). This module computes, for
@@ -16,7 +16,7 @@ ruler's card waits; a legal card is still played); ♦ draws 2 and discards 2 (R
 hand if it holds two or fewer); ♠ makes spades trump for the rest of the visit.
 
 A pure-Python reference: fast enough for a hand with a Jack or two; with all four Jacks,
-hands of eight cards take long (see README *First edition*).
+hands of eight cards take long (see docs/first-edition.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Cards, suits, rulers and card sets (RULINGS.md §1).
+"""Cards, suits, rulers and card sets (docs/rules.md §1).
 
 The deck holds 32 cards: Ace (rank 1) to 8 in four suits. A card's index is
 ``suit * 8 + rank - 1``, so a set of cards fits one 32-bit integer mask and a
@@ -43,7 +43,7 @@ class Suit(IntEnum):
 
     @property
     def ability(self) -> str:
-        """The name of the suit's ability (RULINGS.md §4)."""
+        """The name of the suit's ability (docs/rules.md §4)."""
         return ("Military", "Commerce", "Diplomacy", "Politics")[self]
 
     @property

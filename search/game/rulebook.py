@@ -1,4 +1,4 @@
-"""Each rule of a visit stated once, on card indices and 32-bit masks (RULINGS.md §2-4).
+"""Each rule of a visit stated once, on card indices and 32-bit masks (docs/rules.md §2-4).
 
 A card's index is ``suit * 8 + rank - 1`` (Ace = 0; suits ♣ ♦ ♥ ♠ are 0..3), its bit is
 ``1 << index``, and a set of cards is the OR of their bits (:mod:`.cards`). The rules

@@ -1,4 +1,4 @@
-"""The rules of one visit (RULINGS.md §2–4) as pure functions on immutable states.
+"""The rules of one visit (docs/rules.md §2–4) as pure functions on immutable states.
 
 A visit moves through phases. In ``DECIDE`` the player may use an ability or
 call the next debate; ``REVEAL`` and ``DRAW`` are chance events (the deck's top
@@ -138,7 +138,7 @@ class VisitState:
 
     @property
     def succeeded(self) -> bool:
-        """Whether the visit ended with exactly the target (RULINGS.md §2.5)."""
+        """Whether the visit ended with exactly the target (docs/rules.md §2.5)."""
         return self.phase is Phase.OVER and self.wins == self.target
 
     @property

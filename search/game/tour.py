@@ -1,4 +1,4 @@
-"""A whole tour: kingdoms, supporters and score (RULINGS.md §2.6–2.7, §5, §6 short tour).
+"""A whole tour: kingdoms, supporters and score (docs/rules.md §2.6–2.7, §5, §6 short tour).
 
 A tour is a row of kingdoms with a ruler on each. Visits happen one at a time;
 winning a visit turns the ruler then on that kingdom into an unused supporter,

@@ -1,7 +1,7 @@
 """Hands up to suit symmetry: the classes a sweep solves, each with its size.
 
 Renaming suits changes no chance as long as every suit keeps its role
-(RULINGS.md §2-§4): the trump stays the trump, and while Military is in play
+(docs/rules.md §2-§4): the trump stays the trump, and while Military is in play
 clubs stay clubs, since Military counts ♣ cards. Commerce and Diplomacy name
 no suit but the trump, and the standard Politics pool (every other ruler)
 treats the non-trump suits alike. So the suit permutations that fix the trump

@@ -1,7 +1,7 @@
 """Sweeps: the exact chance of every 8-card hand at every kingdom (issue 6).
 
 **What is solved.** For each hand, the chance of exactly N wins from a visit's
-start (RULINGS.md §7) for each target N: 1..8, or 2 4 6 8 for the short tour
+start (docs/rules.md §7) for each target N: 1..8, or 2 4 6 8 for the short tour
 (§6). The Jacks in play are the sweep's ability set (none by default); with
 Politics, the pool is every other ruler of a first visit: two rulers a suit
 less the visited one, or the three other Kings in a short tour.

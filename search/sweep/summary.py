@@ -48,7 +48,7 @@ def summarise(spec, rows: dict[str, np.ndarray], hands_per_trump: int) -> dict:
     return {
         "scheme": SCHEME,
         "measure": "chance of exactly `target` wins from an 8-card hand at a visit's start, "
-        "optimal play (RULINGS.md §7)",
+        "optimal play (docs/rules.md §7)",
         "parameters": spec.parameters(),
         "mode": "sample" if sampled else "all hands",
         "hands_per_trump": hands_per_trump,

@@ -1,4 +1,4 @@
-"""Advice from a tour under way: which kingdom to visit, and what to do mid-visit (RULINGS.md §7).
+"""Advice from a tour under way: which kingdom to visit, and what to do mid-visit (docs/rules.md §7).
 
 Which kingdom. :func:`advise_visit` takes the tour between visits and the cards just drawn
 and gives every unvisited kingdom's chance of hitting its target under seven ability sets

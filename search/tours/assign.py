@@ -1,4 +1,4 @@
-"""Which hand visits which kingdom: a CP-SAT plan for hands known in advance (RULINGS.md §2–§5).
+"""Which hand visits which kingdom: a CP-SAT plan for hands known in advance (docs/rules.md §2–§5).
 
 :func:`assign` takes the hands of the next visits in draw order, the unvisited kingdoms and
 their rulers, and the caller's chance of each :class:`Play` (a hand at a kingdom, under a

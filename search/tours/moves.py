@@ -1,4 +1,4 @@
-"""What now, mid-visit (RULINGS.md §7): :func:`rank_moves` takes a visit as the player sees
+"""What now, mid-visit (docs/rules.md §7): :func:`rank_moves` takes a visit as the player sees
 it (:func:`visit_position`) and ranks every option open now: each legal answer while a
 ruler's card waits, each choice of Commerce's discards once its cards are drawn (R3),
 otherwise debating now or each usable ability (Politics once per kingdom it can swap with).

@@ -1,4 +1,4 @@
-"""Tour value: what a tour state is worth before the next 8 cards are drawn (RULINGS.md §7).
+"""Tour value: what a tour state is worth before the next 8 cards are drawn (docs/rules.md §7).
 
 A visit's chance is not the whole story: a hand that suits kingdom 4 may be the only kind
 that can ever win kingdom 1. The planner values every choice by the expected final score
@@ -62,7 +62,7 @@ MEMO_STATES = 4_000_000
 SUPPORTER_OPTIONS = (2, 3)
 """The supporters the advisor's choice may count on: Diplomacy's and Politics's (♥ ♠), whose
 solves take milliseconds. A ♣ or ♦ supporter's solve takes 0.7-2 s, and none of them was worth
-its point at 60 random late standard choices (README, Tour value), so they are left out."""
+its point at 60 random late standard choices (docs/tour-value.md), so they are left out."""
 
 WIN_POINTS = 2  # a won kingdom: its pledge and its (unspent) supporter
 HAND_LIMIT = 4  # the advisor weighs spending supporters once the hand is this small
@@ -261,7 +261,7 @@ def _solve(solver, hand: int, trump: int, jacks: tuple, pool: tuple[int, ...], w
 TABLE_FILE = Path(__file__).parent.parent / "data" / "planning-table.npz"
 """The default table, computed in advance: ``python -m search.tours.planning``."""
 UPLIFT_FILE = Path(__file__).parent.parent / "data" / "uplift-advisor.json"
-"""The calibration of the full model against the advisor's play (README, Tour value): fitted to
+"""The calibration of the full model against the advisor's play (docs/tour-value.md): fitted to
 its visits of 200 short tours of seed 2026, the odd targets interpolated between the even ones."""
 
 

@@ -1808,7 +1808,7 @@ def _choose_discard(board, still, justification, used, roots, fixed, main, scrat
 
 @njit(cache=True)
 def _use(board, option, order, rng, pair_choice):
-    """Use the ability of ``option`` except Commerce's discards (RULINGS.md §4)."""
+    """Use the ability of ``option`` except Commerce's discards (docs/rules.md §4)."""
     if option == DIPLOMACY:
         board[B_ABIL] -= 1 << 8
         trumps = board[B_HAND] & (np.int64(0xFF) << (8 * board[B_TRUMP]))

@@ -1,5 +1,5 @@
 """Play with every ability at once: the best exactly solved restrictions, re-chosen at every
-decision, and Military by sampled lookahead (RULINGS.md §4, §7).
+decision, and Military by sampled lookahead (docs/rules.md §4, §7).
 
 An exact search with all four Jacks rarely finishes on a fresh hand, but searches with some
 abilities left out (*restrictions*: ♦♥♠, ♣ alone, ...) often do. With every Jack a player can

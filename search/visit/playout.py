@@ -31,7 +31,7 @@ class Playout:
         return board
 
     def use(self, label: tuple, discard: Callable[[], int]) -> None:
-        """Use the ability of the option ``label`` (RULINGS.md §4): Diplomacy discards the trumps
+        """Use the ability of the option ``label`` (docs/rules.md §4): Diplomacy discards the trumps
         held, Politics brings the pooled suit ``label[1]``, Military draws a card per club held,
         Commerce draws two and then discards the cards ``discard()`` picks (R3)."""
         kind = label[0]

@@ -1,4 +1,4 @@
-"""What the player sees of a visit: positions, options and results (RULINGS.md §7).
+"""What the player sees of a visit: positions, options and results (docs/rules.md §7).
 
 A :class:`Position` is a visit as the player sees it: hand, trump, target, the
 cards seen in the discard and scoring piles, a ruler card waiting or not, and

@@ -1,4 +1,4 @@
-"""Exact chance of a kingdom: expectimax over one visit with memoisation (RULINGS.md §7).
+"""Exact chance of a kingdom: expectimax over one visit with memoisation (docs/rules.md §7).
 
 The solver decides which card answers each ruler card and, before the first
 debate and between any two, whether to use an ability and how; chance turns

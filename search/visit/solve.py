@@ -1,4 +1,4 @@
-"""The chance of a kingdom from what the player sees (RULINGS.md §7): the exact search, or
+"""The chance of a kingdom from what the player sees (docs/rules.md §7): the exact search, or
 an estimate past the time limit.
 
 :func:`solve_kingdom` returns a :class:`~search.visit.position.KingdomResult` with
