@@ -345,3 +345,17 @@ def test_no_option_is_shown_below_what_a_restriction_proves(monkeypatch, capsys)
     assert checked >= 3  # debate, Diplomacy and the Politics swaps
     for entry in data["options"]:
         assert entry["chance_kind"] in ("bound", "estimate")
+
+
+def test_one_legal_answer_is_known_as_forced() -> None:
+    """Issue 38: with one legal answer to the ruler's card (§2.3: follow suit if you can) the
+    ranking has nothing to weigh and keeps its time short; two cards of the suit, or a suit
+    the hand lacks, leave a choice."""
+    from search.tours.moves import _one_legal_answer
+
+    assert _one_legal_answer(_midway_position(waiting=Card.parse("4D")))  # 8♦ alone follows
+    assert not _one_legal_answer(_midway_position(waiting=Card.parse("4C")))  # A♣ or 6♣
+    assert not _one_legal_answer(_midway_position(waiting=Card.parse("4S")))  # no ♠: any of 4
+    assert not _one_legal_answer(_midway_position())  # no card waits
+    one = _midway_position(hand=CardSet.parse("6C"), waiting=Card.parse("4S"))
+    assert _one_legal_answer(one)  # one card in hand

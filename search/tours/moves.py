@@ -197,6 +197,8 @@ def rank_moves(
     _check_kingdom(tour, kingdom)
     started = time.perf_counter()
     solver = make_solver()
+    if time_limit is not None and _one_legal_answer(position):
+        time_limit = min(time_limit, FORCED_SECONDS)  # nothing to rank: its chance, briefly
     if time_limit is not None:
         time_limit *= 1 - MARGIN  # the rest: the pool's start and end, ranking, rendering
         counts = position.abilities.counts
@@ -209,9 +211,6 @@ def rank_moves(
     except BudgetExceeded:
         solver.reset()  # give its memory to the estimates
         left = 1.0 if time_limit is None else max(0.0, started + time_limit - time.perf_counter())
-        waiting = position.waiting
-        if waiting is not None and len(position.hand.of_suit(waiting.suit) or position.hand) == 1:
-            left = min(left, FORCED_SECONDS)  # one legal answer: nothing to rank
         bound = 0.0
         if not position.discarding and left >= SECOND_PASS_SECONDS:  # the restrictions once
             spent = time.perf_counter()
@@ -246,6 +245,13 @@ def rank_moves(
         distribution=distribution,
         seconds=time.perf_counter() - started,
     )
+
+
+def _one_legal_answer(position: Position) -> bool:
+    """Whether a ruler's card waits and the hand has one legal answer to it (§2.3: follow suit
+    if you can)."""
+    waiting = position.waiting
+    return waiting is not None and len(position.hand.of_suit(waiting.suit) or position.hand) == 1
 
 
 def _estimate_leaders(position: Position, seconds: float) -> list:
