@@ -67,6 +67,18 @@ def advice_reason(advice: VisitAdvice, ascii: bool = False) -> str:
     )
 
 
+def _cuts_text(advice: VisitAdvice) -> str:
+    """What the clock cut short, each in its own unit: exact solves (beside the finished ones
+    counted first) and estimates (of those counted)."""
+    solves = advice.clock_cuts - advice.estimate_cuts
+    parts = []
+    if solves:
+        parts.append(f"{solves} more solve{'s' if solves != 1 else ''}")
+    if advice.estimate_cuts:
+        parts.append(f"{advice.estimate_cuts} of the {advice.estimates} estimates")
+    return " and ".join(parts)
+
+
 def too_close_text(advice: VisitAdvice) -> str:
     """The kingdoms the budget cannot separate from the recommended one, and what would."""
     kingdoms = sorted((advice.recommended.position, *advice.too_close))
@@ -186,9 +198,8 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
     parts.append(
         Text(
             f"{advice.solves} solves, {advice.estimates} estimates, {advice.seconds:.1f} s"
-            + (f"; the clock stopped {advice.clock_cuts} of its {advice.solves + advice.estimates} "
-               "searches before their work was done, so this table may differ on another run "
-               "or machine" if advice.clock_cuts else
+            + (f"; the clock stopped {_cuts_text(advice)} before their work was done, so this "
+               "table may differ on another run or machine" if advice.clock_cuts else
                "; work decided what is exact, so this table repeats"),
             style="dim",
         )

@@ -458,3 +458,17 @@ def test_the_table_says_which_kingdoms_are_too_close_to_call_and_what_decides() 
     console.print(advise_view(advice, tour, ascii=True))
     flat = " ".join(console.export_text().split())
     assert "Kingdom 5 or 6: too close to call in 3 s" in flat and "--time-limit 15 decides" in flat
+
+
+def test_the_status_line_counts_what_the_clock_cut_in_the_tables_units() -> None:
+    """Issue 38: 'the clock stopped 47' did not say 47 of what: solves and estimates are
+    counted apart, estimates out of those the table ran."""
+    from dataclasses import replace
+
+    advice, tour = _synthetic_advice()  # 12 solves, 4 estimates
+    advice = replace(advice, clock_cuts=7, estimate_cuts=3)
+    console = Console(width=200, record=True)
+    console.print(advise_view(advice, tour, ascii=True))
+    text = console.export_text()
+    assert "12 solves, 4 estimates" in text
+    assert "the clock stopped 4 more solves and 3 of the 4 estimates before" in text

@@ -152,6 +152,7 @@ class VisitAdvice:
     estimates: int  # Monte Carlo estimates run
     seconds: float
     clock_cuts: int = 0  # searches and estimates the clock stopped before their work was done
+    estimate_cuts: int = 0  # of clock_cuts, the estimates (the rest: exact solves, not counted in solves)
     too_close: tuple[int, ...] = ()  # kingdoms the open cells leave able to pass the recommended
     time_limit: float | None = None  # the budget the table had (None: exact)
 
@@ -277,6 +278,7 @@ def advise_visit(
         estimates=len(queries),
         clock_cuts=exact_cuts + sum(r.clock_cut for r in estimated),
         seconds=time.perf_counter() - entered,
+        estimate_cuts=sum(r.clock_cut for r in estimated),
         too_close=could_pass(planner, tour, hand, found, kingdoms, best),
         time_limit=None if time_limit is None else time_limit / (1 - MARGIN),
     )
