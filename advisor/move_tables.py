@@ -216,8 +216,15 @@ def _spends(move: Move, moves: Sequence[Move], ascii: bool) -> str:
     return "1 pt: no gain" if gain <= 1e-9 else f"1 pt: {mark}+{100 * gain:.1f}%"
 
 
+NO_TIME = "no time"
+"""An option's chance where the time allowed too few playouts and nothing above 0 is proven."""
+
+
 def move_chance_text(move: Move, ascii: bool = False) -> str:
-    """An option's chance with the mark of its kind: ``≥`` for a proven lower bound."""
+    """An option's chance with the mark of its kind: ``≥`` for a proven lower bound;
+    :data:`NO_TIME` where that bound is 0 (a '≥0%' headline would say nothing)."""
+    if move.proven and move.chance <= 1e-12:
+        return NO_TIME
     if move.proven:
         return chance_text(Chance(move.chance, bound=True, floor=move.chance), ascii)
     return percent_text(move.chance, move.estimate, ascii)
@@ -297,8 +304,12 @@ def coach_move_view(
                 "the time allowed, so a re-run may differ slightly); best play does at least as "
                 "well."
                 + (f" {'>=' if ascii else '≥'} proven: the exact chance of the option followed by "
-                   "best play with some Jacks left unused, above its estimate."
-                   if any(m.proven for m in moves[:rows]) else ""),
+                   "best play with some Jacks left unused, above its estimate or shown where "
+                   "the estimate had too few playouts."
+                   if any(m.proven for m in moves[:rows]) else "")
+                + (f" {NO_TIME}: too few playouts in the time and nothing above 0 proven; "
+                   "a longer --time-limit tells."
+                   if any(move_chance_text(m) == NO_TIME for m in moves[:rows]) else ""),
                 style="yellow",
             )
         )

@@ -34,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from search.game import FULL_MASK, Stream  # noqa: E402
+from search.infra.budget import set_memory_limit  # noqa: E402
 from search.visit import make_solver, warm_up  # noqa: E402
 from search.visit.fastplay import (  # noqa: E402
     MirroredPolicy,
@@ -106,6 +107,7 @@ def bench_hand(index: int, args) -> dict:
         gains.append(value - base_value)
         if timed_python:
             mirrored = MirroredPolicy(python_solver, python_roots, seed=index, scratch=python_scratch)
+            mirrored.tidy()  # as lookahead_playouts does between batches
             started = time.perf_counter()
             for i in range(head):
                 won = play_lookahead(mirrored, state, target, SplitMixStream(playout_seed(index, i)))
@@ -129,7 +131,10 @@ def main() -> None:
     parser.add_argument("--python-hands", type=int, default=2, help="hands also played in Python")
     parser.add_argument("--python-playouts", type=int, default=10, help="Python playouts a target")
     parser.add_argument("--cap", type=float, default=60.0, help="seconds for the restrictions")
+    parser.add_argument("--memory", type=float, default=6.0,
+                        help="GiB all memos may hold (two solvers a hand when timing Python)")
     args = parser.parse_args()
+    set_memory_limit(int(args.memory * (1 << 30)))
     warm_up()  # load the kernel, playouts included, outside the timings
     rates, base_rates, python_rates, head_rates, gains = [], [], [], [], []
     same = count = 0

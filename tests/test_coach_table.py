@@ -359,6 +359,31 @@ def test_coach_options_fit_80_columns_and_price_each_supporter(ascii: bool) -> N
         assert "~" not in text  # one estimate mark: ≈
 
 
+def test_an_option_with_too_few_playouts_and_no_bound_says_no_time() -> None:
+    """Issue 38: an estimate on too few playouts is shown by its proven bound; where that bound
+    is 0 the line says 'no time' (and the legend why) instead of a headline '≥0%'."""
+    from advisor.move_tables import coach_move_view
+    from search.game import new_tour
+    from search.game.cards import Ruler
+    from search.tours import Chance, MoveAdvice
+    from search.tours.moves import Move
+    from search.visit import Option
+    from search.visit.position import Position
+
+    rulers = [Ruler("K", s) for s in (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)]
+    tour = new_tour(rulers, TourConfig(short=True))
+    moves = [Move(Option("debate"), 0.0, 0.0, interval=(0.0, 1.0), proven=True),
+             Move(Option("ability", suit=Suit.HEARTS), 0.4, 0.0, interval=(0.4, 1.0), proven=True)]
+    position = Position(hand=CardSet.parse("AC 2C 3C"), trump=Suit.HEARTS, target=2)
+    advice = MoveAdvice(3, rulers[2], position, Chance(0.0, estimate=True), tuple(moves), (), 0.5)
+    console = Console(width=80, record=True, color_system=None)
+    console.print(coach_move_view(advice, moves, tour, ascii=True))
+    text = console.export_text()
+    assert text.splitlines()[2].startswith("Advice: debate") and "chance no time" in text
+    assert ">=40%" in text and ">=0%" not in text
+    assert "no time: too few playouts" in " ".join(text.split())
+
+
 def test_state_shows_everything_on_the_table(tmp_path: Path) -> None:
     """Issue 18: 'state' shows the layout after swaps, supporters used and unused, the Jacks
     used, the deck and discard counts and the wins against the target."""
