@@ -12,12 +12,13 @@ import sys
 import threading
 import time
 
-from search.visit import warm_up
+from search.visit import kernel_needs_compile, warm_up
 
 from .options import delay_command_clock
 
-ANNOUNCE_AFTER = 0.5
-"""Seconds of loading after which the user is told the kernels are being compiled."""
+ANNOUNCE_AFTER = 3.0
+"""Seconds of loading after which the user is told the kernels are being compiled, where
+numba's cache cannot say beforehand (loading takes well under this, even on a busy machine)."""
 ANNOUNCEMENT = ("emissary: compiling the search kernels (once after install; later runs "
                 "load them at once); the time limit starts after this...")
 
@@ -32,15 +33,33 @@ def load_kernels(first_edition: bool = False) -> None:
         FastFirstEditionSolver().value(1, 2, 0, (0, 0, 0, 0))
 
 
-def prepare_search(first_edition: bool = False) -> float:
-    """Load the kernels before the command's clock runs: past :data:`ANNOUNCE_AFTER` seconds
-    a line on stderr says they are being compiled, and the time they took is then left out
-    of the command's time limit. Returns the seconds taken."""
-    announced = threading.Event()
+def needs_compile(first_edition: bool = False) -> bool | None:
+    """Whether loading the kernels a search needs means compiling them (numba's cache has no
+    usable copy); None where the cache cannot tell."""
+    answers = [kernel_needs_compile()]
+    if first_edition:
+        from search.firstedition import kernel_needs_compile as first_needs_compile
 
-    def announce() -> None:
+        answers.append(first_needs_compile())
+    if any(answers):
+        return True
+    return None if None in answers else False
+
+
+def prepare_search(first_edition: bool = False) -> float:
+    """Load the kernels before the command's clock runs. Where they must be compiled (numba's
+    cache says so, or loading passes :data:`ANNOUNCE_AFTER` seconds) a line on stderr says
+    so, and the time they took is left out of the command's time limit. Returns the seconds
+    taken."""
+    announced = threading.Event()
+    if needs_compile(first_edition):
         announced.set()
         _say(ANNOUNCEMENT)
+
+    def announce() -> None:
+        if not announced.is_set():
+            announced.set()
+            _say(ANNOUNCEMENT)
 
     timer = threading.Timer(ANNOUNCE_AFTER, announce)
     timer.daemon = True

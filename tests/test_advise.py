@@ -376,19 +376,21 @@ def test_a_single_jacks_estimate_is_never_shown_below_the_exact_chance_with_no_a
     from search.tours.advice import _row_chances
     from search.visit.position import KingdomResult
 
-    def estimate(value: float, interval: tuple = (0.6, 0.8)) -> KingdomResult:
+    def estimate(value: float, interval: tuple = (0.6, 0.8), playouts: int = 400) -> KingdomResult:
         return KingdomResult(value, None, (), None, (), (1.0,), 0, 0.0, estimate=True,
-                             interval=interval, playouts=40)
+                             interval=interval, playouts=playouts)
 
     found = {(column, 2): 0.56 for column in ("none", "H", "S", "HS", "DHS")}
     found["C", 2] = estimate(0.0, (0.0, 0.1))  # below the exact chance with no ability
     found["D", 2] = estimate(0.7)  # above it: stays an estimate, with the bound as its floor
-    found["H", 2] = estimate(0.85, (0.01, 1.0))  # 4 playouts: an interval that says little
+    found["H", 2] = estimate(0.85, (0.01, 1.0), 4)  # 4 playouts: an interval that says little
+    found["S", 2] = estimate(0.7, playouts=40)  # too few playouts to head a cell (issue 38)
     found["jacks", 2] = found["all", 2] = estimate(0.5)
     chances = dict(zip(COLUMNS, _row_chances(found, 2)))
     assert (chances["C"].value, chances["C"].kind) == (0.56, "bound")
     assert (chances["D"].value, chances["D"].kind, chances["D"].floor) == (0.7, "estimate", 0.56)
     assert (chances["H"].value, chances["H"].kind) == (0.56, "bound")
+    assert (chances["S"].value, chances["S"].kind) == (0.56, "bound")
     assert all(chances[c].value >= chances["none"].value for c in COLUMNS)
 
 

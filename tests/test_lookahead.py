@@ -11,12 +11,12 @@ from search.visit import make_position, make_solver, solve_kingdom
 from search.visit.fastplay import SplitMixStream, playout_seed
 from search.visit.lookahead import (
     LookaheadPolicy,
-    lookahead_playouts,
     paired_estimate,
     play_lookahead,
     restricted,
 )
 from search.visit.lookahead import _with as with_counts  # the state with other ability counts
+from search.visit.lookahead_runs import lookahead_playouts
 
 # Mid-visit: 4 cards in hand, 14 in the deck, the rest won or gone; trump ♥, every Jack,
 # Politics may bring ♣, ♦ or ♠. Small enough for the exact search with every Jack (about 1 s).

@@ -4,7 +4,7 @@ compiled in :mod:`.kernel`) and its advice and tour policy (:mod:`.play`)."""
 from __future__ import annotations
 
 # Loaded on first use: these modules import numba, which takes most of a second.
-_KERNEL = {"FastFirstEditionSolver"}
+_KERNEL = {"FastFirstEditionSolver", "kernel_needs_compile"}
 _PLAY = {"advise_first_edition", "FirstEditionAdvice", "FirstEditionPolicy", "net_losses", "rank_first_edition", "RankedAction", "turn_down_choice", "VisitSearch"}
 
 
@@ -24,6 +24,7 @@ __all__ = [
     "advise_first_edition",
     "FastFirstEditionSolver",
     "FirstEditionAdvice",
+    "kernel_needs_compile",
     "FirstEditionPolicy",
     "net_losses",
     "rank_first_edition",

@@ -613,3 +613,15 @@ class _Memo:
             _rehash(self.table, bigger)
             release(self.table.nbytes)
             self.table = bigger
+
+
+ENTRY_POINTS = (_node, _miss)
+"""The compiled functions Python calls into: numba caches each with the helpers it calls
+(:func:`search.infra.jitcache.needs_compile`)."""
+
+
+def kernel_needs_compile() -> bool | None:
+    """Whether loading this kernel means compiling it (numba's cache has no usable copy)."""
+    from ..infra import needs_compile
+
+    return needs_compile(ENTRY_POINTS)

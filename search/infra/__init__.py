@@ -28,7 +28,7 @@ from .files import (
     write_atomically,
     write_temp,
 )
-from .jitcache import ensure_jit_cache
+from .jitcache import ensure_jit_cache, needs_compile
 from .stats import mean_interval, wilson_interval
 from .workers import process_pool
 
@@ -68,6 +68,7 @@ __all__ = [
     "CannotCreateError",
     "UnreadableFileError",
     "ensure_jit_cache",
+    "needs_compile",
     "fsync_directory",
     "leftover_temp_files",
     "lowbit_index",

@@ -99,3 +99,13 @@ def _compile_uncached() -> None:
 
     enable_caching._emissary_uncached = True
     dispatcher.Dispatcher.enable_caching = enable_caching
+
+
+def needs_compile(entry_points) -> bool | None:
+    """Whether numba's cache lacks a usable copy of one of ``entry_points`` (none, or one
+    older than its source), so that loading it means compiling; None where the cache cannot
+    tell (its layout is numba's, not a public interface)."""
+    try:
+        return any(not entry._cache._cache_file._load_index() for entry in entry_points)
+    except Exception:  # noqa: BLE001 - any change in numba's internals: say nothing rather than guess
+        return None

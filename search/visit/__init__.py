@@ -39,7 +39,7 @@ from .position import (
 )
 from .reference import Abilities, KingdomSolver
 from .solve import root_options, solve_exact, solve_kingdom
-from .solvers import make_solver, warm_up
+from .solvers import kernel_needs_compile, make_solver, warm_up
 from .suitpatterns import bits_of, draw_combinations, signature
 
 __all__ = [
@@ -84,4 +84,5 @@ __all__ = [
     "TimeLimitExceeded",
     "WorkLimitExceeded",
     "warm_up",
+    "kernel_needs_compile",
 ]

@@ -31,7 +31,8 @@ from ..game import (
     military_usable,
 )
 from ..infra import BudgetExceeded, MemoryLimitExceeded, wilson_interval
-from .lookahead import lookahead_playouts, paired_estimate
+from .lookahead import paired_estimate
+from .lookahead_runs import lookahead_playouts
 from .playout import Playout
 from .position import KingdomResult, root_state
 from .reference import (

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from . import kernel
-from .kernel import GOLDEN, MILITARY_TAG, MIX1, MIX2, SPREAD_MIX, _packed
+from .kernel import GOLDEN, MILITARY_TAG, MIX1, MIX2, SPREAD_MIX, pack_abilities
 from .lookahead import SWAP, LookaheadPolicy, military_stream_key, restricted, spent
 
 MASK64 = (1 << 64) - 1
@@ -111,7 +111,7 @@ def _suit_mask(suits: Iterable[int]) -> int:
 
 
 def _counts(abil: tuple) -> int:
-    return _packed(abil, ())[0]
+    return pack_abilities(abil, ())[0]
 
 
 def compiled_playouts(policy: LookaheadPolicy, base: LookaheadPolicy | None, state: tuple,

@@ -1075,7 +1075,7 @@ _LABELS = {DEBATE: ("debate",), DIPLOMACY: ("H",), MILITARY: ("C",), COMMERCE: (
 _LABELS.update({POLITICS + suit: ("S", suit) for suit in range(4)})
 
 
-def _packed(abil, pool) -> tuple[int, int]:
+def pack_abilities(abil, pool) -> tuple[int, int]:
     """Ability counts and the Politics pool as the kernel's 4-bit fields."""
     if max(abil) > 15 or len(pool) > 15:
         raise ValueError(f"abilities {abil} or pool {pool} too large for 4-bit counts")
@@ -1186,7 +1186,7 @@ class FastKingdomSolver(KingdomSolver):
             return TERMINAL
         if not (abil[0] or abil[1] or abil[3]) and not hand & (hand - 1):
             return super().decide(hand, deck, disc, trump, abil, pool)  # closed form, no memo
-        packed_abil, packed_pool = _packed(abil, pool)  # trump goes in as an int: a Suit would
+        packed_abil, packed_pool = pack_abilities(abil, pool)  # trump goes in as an int: a Suit would
         deadline = -1.0 if self.deadline is None else self.deadline  # compile a second kernel
         before = int(self._meta[EXPANSIONS])
         try:
@@ -1211,7 +1211,7 @@ class FastKingdomSolver(KingdomSolver):
             return super().distribution(hand, deck, disc, trump, abil, pool, need)
         if not hand:
             return (self.one,)
-        packed_abil, packed_pool = _packed(abil, pool)
+        packed_abil, packed_pool = pack_abilities(abil, pool)
         deadline = -1.0 if self.deadline is None else self.deadline
         with kernel_running():
             while True:
@@ -1235,7 +1235,7 @@ class FastKingdomSolver(KingdomSolver):
         compiled in float vector mode, so that no outcome is walked in Python."""
         if self.exact or not self.canonical:
             return super().option_values(hand, deck, disc, trump, abil, pool, kinds)
-        packed_abil, packed_pool = _packed(abil, pool)
+        packed_abil, packed_pool = pack_abilities(abil, pool)
         deadline = -1.0 if self.deadline is None else self.deadline
         acc = self._acc
         result = []
@@ -1273,7 +1273,7 @@ class FastKingdomSolver(KingdomSolver):
         the memory cap (this solver's memo) or a Ctrl-C; the playouts it finished stay in
         ``ints``."""
         hand, deck, disc, trump, abil, pool = state
-        packed_abil, packed_pool = _packed(abil, pool)
+        packed_abil, packed_pool = pack_abilities(abil, pool)
         deadline = -1.0 if self.deadline is None else self.deadline
         solvers = (self, scratch)
         emptied_at = -1  # the playout under way when the scratch memo was last emptied
@@ -1955,3 +1955,8 @@ def _play_batch(hand, deck, disc, trump, abil, pool, need, ints, main, scratch, 
             return i
         ints[P_DONE] = i + 1
     return count
+
+
+ENTRY_POINTS = (_enter,)
+"""The compiled functions Python calls into: numba caches each with the helpers it calls
+(:func:`search.infra.jitcache.needs_compile`)."""

@@ -31,7 +31,6 @@ Everything is seeded: the same seed, restrictions and position give the same pla
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Iterable, Sequence
 from weakref import WeakKeyDictionary
 
@@ -405,6 +404,11 @@ def remember_roots(solver: KingdomSolver, state: tuple, waiting: int | None, roo
     _KNOWN_ROOTS.setdefault(solver, {})[state, waiting] = list(roots)
 
 
+def known_roots(solver: KingdomSolver, state: tuple, waiting: int | None) -> list | None:
+    """The restrictions :func:`remember_roots` noted for ``state`` with ``solver``, if any."""
+    return _KNOWN_ROOTS.get(solver, {}).get((state, waiting))
+
+
 def forget_solver(solver: KingdomSolver) -> None:
     """Empty ``solver``'s memo and its scratch's, and the roots remembered on it: a shared
     solver starting afresh, its memory given back."""
@@ -423,97 +427,3 @@ def scratch_of(solver: KingdomSolver) -> KingdomSolver:
     if scratch is None:
         scratch = _SCRATCHES[solver] = type(solver)()
     return scratch
-
-
-class LookaheadRun:
-    """What :func:`lookahead_playouts` played: each playout's wins, (policy hit, base hit)
-    pairs where a base was played beside it, and the base's exact chance."""
-
-    def __init__(self, wins: list[int], pairs: list[tuple[bool, bool]], base_value: float,
-                 roots: list[tuple], clock_cut: bool = False) -> None:
-        self.wins, self.pairs, self.base_value, self.roots = wins, pairs, base_value, roots
-        self.clock_cut = clock_cut  # the clock, not the work asked for, ended something
-
-
-def compiled(solver: KingdomSolver) -> bool:
-    """Whether ``solver`` (and so its scratch) is the compiled kernel's, which plays whole
-    playouts compiled (:mod:`.fastplay`)."""
-    return hasattr(solver, "play")
-
-
-def _compiled_batch(policy, base, state, need, seed, first, count, waiting, forced, suits, end):
-    """Playouts ``first ..`` of ``policy`` and ``base`` on the same deck orders, compiled."""
-    from .fastplay import compiled_playouts
-
-    return compiled_playouts(policy, base, state, need, seed, first, count, waiting, forced, suits,
-                             deadline=end)
-
-
-def _python_batch(policy, base, state, need, seed, first, count, waiting, forced, suits, end):
-    """Playouts ``first ..`` of ``policy`` and ``base`` on the same deck orders, in Python
-    (the reference solver's); the solvers' deadline is ``end``."""
-    from .fastplay import SplitMixStream, playout_seed
-
-    made, hits = [], []
-    for i in range(first, first + count):
-        made.append(play_lookahead(policy, state, need, SplitMixStream(playout_seed(seed, i)),
-                                   waiting, forced, suits))
-        hits.append(play_lookahead(base, state, need, SplitMixStream(playout_seed(seed, i)),
-                                   waiting, forced, suits))
-    return made, hits
-
-
-def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int, budget_end: float,
-                       roots_end: float, waiting: int | None = None, forced: tuple | None = None,
-                       batch: int = 64, roots_work: int | None = None,
-                       playouts: int | None = None, first: int = 0) -> LookaheadRun:
-    """Seeded playouts of the lookahead policy from ``state`` until ``budget_end`` (its
-    restrictions solved before ``roots_end``), compiled with the compiled solver
-    (:mod:`.fastplay`), in whole batches of 1, 2, 4, ... up to ``batch`` playouts (fixed by
-    index, so that which playouts are kept does not depend on their cards, and a run cut short
-    keeps most of what it played), each beside its base on the same deck order: exact play of
-    the best solved restriction (:meth:`LookaheadPolicy.base`), or with ``forced``, of the one
-    best after the forced decision (:meth:`~LookaheadPolicy.option_base`). Playout i sees the
-    deck order of :func:`~.fastplay.playout_seed` (seed, i) (i from ``first``), so options
-    forced on the same seed compare on the same cards, and a second run from ``first`` = the
-    first run's count continues it.
-
-    With ``roots_work`` and ``playouts`` the work is fixed instead (kernel lookups per
-    restriction, a number of playouts) and the times are only backstops, so that the result
-    repeats on any machine fast enough; the run says where the clock ended it instead."""
-    cuts: list = []
-    roots = _KNOWN_ROOTS.get(solver, {}).get((state, waiting))
-    if roots is None:
-        roots = solve_roots(solver, state, waiting, roots_end, work=roots_work, cuts=cuts)
-    policy = LookaheadPolicy(solver, roots, seed=seed, scratch=scratch_of(solver))
-    wins: list[int] = []
-    pairs: list[tuple[bool, bool]] = []
-    wanted = float("inf") if playouts is None else playouts
-    for one in (solver, policy.scratch):
-        one.deadline = budget_end
-    try:
-        try:
-            if forced is None:
-                suits, base_value = policy.base(state, need, waiting)
-            else:
-                suits, base_value = policy.option_base(state, need, forced, waiting)
-        except BudgetExceeded:  # no time or room left to value the bases: no base, no playout
-            return LookaheadRun([], [], 0.0, roots, True)
-        base = LookaheadPolicy(solver, [suits], seed=seed, scratch=policy.scratch, fixed=True)
-        play = _compiled_batch if compiled(solver) else _python_batch
-        size = 1
-        while len(wins) < wanted and time.perf_counter() < budget_end:
-            size = int(min(size, wanted - len(wins)))
-            policy.tidy()
-            made, hits = play(policy, base, state, need, seed, first + len(wins), size, waiting,
-                              forced, suits, budget_end)
-            wins.extend(made)
-            pairs.extend((won == need, hit == need) for won, hit in zip(made, hits))
-            size = min(2 * size, batch)  # 1, 2, 4, ... batch: a cut batch costs little
-    except BudgetExceeded as error:  # the batch cut off is dropped whole
-        if isinstance(error, MemoryLimitExceeded):
-            policy.scratch.reset()
-    finally:
-        for one in (solver, policy.scratch):
-            one.deadline = None
-    return LookaheadRun(wins, pairs, base_value, roots, bool(cuts) or len(wins) < wanted < float("inf"))
