@@ -84,6 +84,10 @@ MARGIN = 0.05
 """The share of a time limit kept back from the searches, for what follows them (the
 estimate pool's start and end, the tour values, the table)."""
 
+PLANNING_SLACK = 1.1
+"""The tour values (the supporters' options among them) must be done by this many times the
+time limit; past it they are valued without the options left."""
+
 FORCED_SECONDS = 0.5
 """The most seconds :func:`rank_moves` spends on a position with one legal answer: nothing
 to rank, so it answers at once with what it learns of the chance in that time (issue 38)."""
@@ -254,7 +258,16 @@ def advise_visit(
             found[cell] = result
     if progress:
         progress(total, total, "", 0)
-    values = planner.after_choice(tour, hand, {p: _planning_chance(found, p) for p in positions})
+    # The supporters' options are solves too: the clock bounds them (issue 38), within the
+    # 10% over its limit a step may take; one it stops counts as a clock cut.
+    planning_end = None
+    if time_limit is not None:
+        planning_end = entered + PLANNING_SLACK * time_limit / (1 - MARGIN)
+        if deadline is not None:
+            planning_end = min(planning_end, deadline + (PLANNING_SLACK - 1) * time_limit)
+    values = planner.after_choice(tour, hand, {p: _planning_chance(found, p) for p in positions},
+                                  deadline=planning_end)
+    planning_cut = int(planning_end is not None and time.perf_counter() >= planning_end)
     kingdoms = tuple(
         KingdomAdvice(
             position=p,
@@ -276,15 +289,16 @@ def advise_visit(
         recommended=best,
         solves=solved,
         estimates=len(queries),
-        clock_cuts=exact_cuts + sum(r.clock_cut for r in estimated),
+        clock_cuts=exact_cuts + sum(r.clock_cut for r in estimated) + planning_cut,
         seconds=time.perf_counter() - entered,
         estimate_cuts=sum(r.clock_cut for r in estimated),
-        too_close=could_pass(planner, tour, hand, found, kingdoms, best),
+        too_close=could_pass(planner, tour, hand, found, kingdoms, best, planning_end),
         time_limit=None if time_limit is None else time_limit / (1 - MARGIN),
     )
 
 
-def could_pass(planner, tour: TourState, hand: CardSet, found: dict, kingdoms, best) -> tuple[int, ...]:
+def could_pass(planner, tour: TourState, hand: CardSet, found: dict, kingdoms, best,
+               deadline: float | None = None) -> tuple[int, ...]:
     """The kingdoms whose tour value could pass ``best``'s once the cells the budget left to
     estimates are solved (issue 38: a recommendation must not flip with the budget
     unannounced). A kingdom's planning chance errs low where a planning cell is not exact
@@ -301,7 +315,7 @@ def could_pass(planner, tour: TourState, hand: CardSet, found: dict, kingdoms, b
     known = {k.position: _planning_chance(found, k.position) for k in kingdoms}
     for position in open_positions:
         known[position] = max(_cell_top(found, c, position) for c in PLANNING_COLUMNS)
-    values = planner.after_choice(tour, hand, known)
+    values = planner.after_choice(tour, hand, known, deadline=deadline)
     return tuple(p for p in open_positions
                  if values[p][1].value > best.tour_value.value + LEVEL_VALUE)
 

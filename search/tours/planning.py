@@ -30,6 +30,7 @@ they lie), and hands of later visits are independent draws.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -381,7 +382,7 @@ class TourPlanner:
 
     def after_choice(
         self, tour: TourState, hand: CardSet, known: dict[int, float] | None = None,
-        prune: bool = False,
+        prune: bool = False, deadline: float | None = None,
     ) -> dict[int, tuple[float, TourValue]]:
         """For each unvisited kingdom: (its planning chance with ``hand``, the tour value of
         visiting it now). ``known``: planning chances already found by the caller, by
@@ -397,7 +398,9 @@ class TourPlanner:
         wants the best kingdom) the best kingdom's so far. With ``prune`` the drawing Jacks'
         solves are skipped likewise where even a sure win could not beat the best kingdom: such
         a kingdom keeps the value of its sets without them (a lower bound), and the best kingdom
-        and its chance are the same as without ``prune``."""
+        and its chance are the same as without ``prune``. Past ``deadline`` (a
+        ``time.perf_counter()`` reading) no further supporter option is solved: the kingdoms
+        left keep their value without one (a lower bound)."""
         terms = self._terms(tour)
         known = known or {}
         gain = 0.0 if self.objective == "perfect" else WIN_POINTS
@@ -423,6 +426,8 @@ class TourPlanner:
         best = dict(plain)
         for suit in self._held(tour):
             for position, (trump, target, others, rest) in terms.items():
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break  # past the caller's clock: the options left keep their plain value
                 bar = max(v[1][0] for v in best.values()) if prune else best[position][1][0]
                 if gain + rest[0] - 1 <= bar:  # even a sure win would not pay for the point
                     continue
