@@ -29,7 +29,7 @@ from search.tours.advice import (
 from search.tours.planning import TourValue
 from search.visit.position import make_position
 from search.visit.solve import solve_kingdom
-from tests.test_cli import SUIT_SYMBOLS, assert_one_line_error, run_in_process
+from tests.conftest import SUIT_SYMBOLS, assert_one_line_error, run_in_process
 
 KC, KD, KH, KS = KINGS
 QC, QD, QH, QS = QUEENS

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from search.game import CardSet
 from search.infra import (
     MemoryLimitExceeded,
     budget,
@@ -22,21 +21,9 @@ from search.infra import (
     reserved_memory,
     set_memory_limit,
 )
-from search.visit import make_position, solve_kingdom
+from search.visit import solve_kingdom
 from search.visit.kernel import FastKingdomSolver
-from search.visit.position import root_state
-
-FULL_MASK = (1 << 32) - 1
-# All four Jacks and a Politics pool: an exact search of many seconds and hundreds of MiB.
-BIG_HAND = "3C 3D 2H 3H 6H AS 7S 8S"
-
-
-def big_state() -> tuple:
-    hand = CardSet.parse(BIG_HAND)
-    from search.game import Suit
-
-    position = make_position(hand, Suit.HEARTS, 6, pool=[Suit.CLUBS, Suit.SPADES, Suit.DIAMONDS])
-    return position, root_state(position)
+from tests.conftest import BIG_HAND, big_state
 
 
 @pytest.fixture
@@ -86,7 +73,7 @@ from search.infra import interrupt_pending
 from search.visit import make_position
 from search.visit.kernel import FastKingdomSolver
 from search.visit.position import root_state
-from tests.test_budget import big_state
+from tests.conftest import big_state
 _, state = big_state()
 solver = FastKingdomSolver()
 small = root_state(make_position(CardSet.parse("AC 2C 3C 4C 5D 6D 7H 8S"), 0, 2, jacks=()))
@@ -106,7 +93,7 @@ print("then finished")
 
 def test_ctrl_c_inside_the_kernel_raises_keyboard_interrupt_quickly() -> None:
     """In its own process: a SIGINT sent to the test runner would end the whole run."""
-    done = subprocess.run([sys.executable, "-c", CTRL_C_SCRIPT], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", CTRL_C_SCRIPT], capture_output=True, text=True, check=False,
                           timeout=120, cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr
     first, second = done.stdout.splitlines()
@@ -121,7 +108,7 @@ def test_ctrl_c_during_odds_is_one_line_and_exit_130() -> None:
     time.sleep(6)  # past start-up, inside the search
     process.send_signal(signal.SIGINT)
     sent = time.perf_counter()
-    out, err = process.communicate(timeout=30)
+    _, err = process.communicate(timeout=30)
     assert time.perf_counter() - sent < 1.5
     assert process.returncode == 130, err
     assert "Error" not in err and len(err.strip().splitlines()) == 1, err
@@ -135,7 +122,7 @@ def keep_cap():
 
 
 def test_max_memory_option_turns_a_search_into_its_estimate(monkeypatch, capsys, keep_cap) -> None:
-    from .test_cli import run_in_process
+    from tests.conftest import run_in_process
 
     args = ["--max-memory", "20M", "odds", BIG_HAND, "--trump", "H", "--target", "6",
             "--pool", "C S D", "--time-limit", "2", "--json"]
@@ -150,7 +137,7 @@ def test_max_memory_option_turns_a_search_into_its_estimate(monkeypatch, capsys,
 
 @pytest.mark.parametrize("size", ["lots", "0", "-5M", "nan", "inf", "8M"])
 def test_max_memory_refuses_what_is_not_a_size(monkeypatch, capsys, keep_cap, size) -> None:
-    from .test_cli import assert_one_line_error, run_in_process
+    from tests.conftest import assert_one_line_error, run_in_process
 
     code, out, err = run_in_process(monkeypatch, capsys, ["--max-memory", size, "deal", "--seed", "1"])
     assert_one_line_error(code, out, err)
@@ -160,8 +147,8 @@ def test_max_memory_refuses_what_is_not_a_size(monkeypatch, capsys, keep_cap, si
 def test_a_memo_doubling_that_would_pass_the_deadline_is_a_time_out(monkeypatch) -> None:
     """Issue 15: a doubling near a gigabyte took 1.3 s of a 2 s coach step. A doubling whose
     copy cannot end before the deadline stops the search as the clock would, at once."""
-    import search.visit.kernel as kernel
     from search.infra import TimeLimitExceeded, WorkLimitExceeded
+    from search.visit import kernel
 
     monkeypatch.setattr(kernel, "GROW_SECONDS_PER_BYTE", 1e-3)  # any doubling: seconds
     from search.visit.solvers import warm_up
@@ -190,9 +177,8 @@ def test_an_exact_cell_names_the_clock_when_the_clock_stopped_it(monkeypatch, st
     """advise's exact cells: a cell the clock stopped (also by refusing a doubling before the
     deadline comes) counts as a clock cut, so the table says the clock, not the work, decided
     it; a cell stopped by its work limit does not, as it stops at the same place anywhere."""
-    import search.visit.kernel as kernel
     from search.tours.exact_cells import Solve, exact_chance
-    from search.visit import make_solver
+    from search.visit import kernel, make_solver
 
     position, _ = big_state()
     solve = Solve(make_solver(), work=200_000, deadline=time.perf_counter() + 30.0)
@@ -207,7 +193,7 @@ def test_an_exact_cell_names_the_clock_when_the_clock_stopped_it(monkeypatch, st
 def test_a_memory_cap_too_small_to_start_a_search_is_one_line(monkeypatch) -> None:
     """EMISSARY_MAX_MEMORY below what a search's first tables take (--max-memory refuses it):
     one line naming the cap, exit 1, not an internal error."""
-    from .test_cli import run_subprocess
+    from tests.conftest import run_subprocess
 
     monkeypatch.setenv("EMISSARY_MAX_MEMORY", "2M")
     done = run_subprocess(["odds", BIG_HAND, "--trump", "H", "--target", "6", "--time-limit", "2"])

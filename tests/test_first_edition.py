@@ -30,9 +30,7 @@ from search.game.tour import (
     turn_down_choices,
 )
 from search.tours.batch import run_batch
-from tests.test_cli import assert_one_line_error, run_in_process
-
-from .helpers import STANDARD_LAYOUT
+from tests.conftest import STANDARD_LAYOUT, assert_one_line_error, run_in_process
 
 C, D, H, S = Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES
 FIRST = TourConfig(first_edition=True)
@@ -498,7 +496,7 @@ def test_move_first_edition_ranks_answers_with_and_without_abilities(monkeypatch
     code, out, err = run_in_process(monkeypatch, capsys, base)
     assert code == 0, err
     data = json.loads(out)
-    assert [o["option"] for o in data["options"]][0] == "7D"
+    assert data["options"][0]["option"] == "7D"
     assert {o.get("then") for o in data["options"]} == {None, "7D"}
     costs = [o["expected_cost"] for o in data["options"]]
     assert costs == sorted(costs) and len(costs) == 3

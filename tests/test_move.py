@@ -12,7 +12,7 @@ from search.tours.moves import AmbiguousPilesError, place_seen
 from search.visit.position import Position
 from search.visit.reference import Abilities
 from search.visit.solve import solve_kingdom
-from tests.test_cli import SUIT_SYMBOLS, assert_one_line_error, run_in_process
+from tests.conftest import SUIT_SYMBOLS, assert_one_line_error, run_in_process
 
 R = "K♣ Q♥ K♠ Q♦ K♥ Q♣ K♦ Q♠"
 OTHERS = [Suit.CLUBS, Suit.HEARTS, Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES]
@@ -28,14 +28,14 @@ def _move(monkeypatch, capsys, args: list[str]) -> dict:
 
 
 def _midway_position(jacks: str = "HS", supporters=(), **changes) -> Position:
-    parts = dict(
-        hand=CardSet.parse("AC 6C 3H 8D"),
-        trump=Suit.DIAMONDS,
-        target=4,
-        abilities=Abilities.of(jacks, supporters, OTHERS),
-        discard=CardSet.parse("2S 4H 6S 8S"),
-        scoring=CardSet.parse("5D 7D"),
-    )
+    parts = {
+        "hand": CardSet.parse("AC 6C 3H 8D"),
+        "trump": Suit.DIAMONDS,
+        "target": 4,
+        "abilities": Abilities.of(jacks, supporters, OTHERS),
+        "discard": CardSet.parse("2S 4H 6S 8S"),
+        "scoring": CardSet.parse("5D 7D"),
+    }
     parts.update(changes)
     return Position(**parts)
 

@@ -14,9 +14,7 @@ from pathlib import Path
 import pytest
 
 from advisor import tour_cli
-
-from .helpers import process_fields
-from .test_cli import run_in_process
+from tests.conftest import process_fields, run_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups, /proc")
@@ -66,7 +64,7 @@ def test_simulate_on_two_workers_stops_within_a_second_and_says_what_it_saved(tm
         workers[:] = _children(pid)
         return len(workers) >= 2 and checkpoint.exists()
 
-    code, seconds, out, err = _interrupt(args, tmp_path, ready)
+    code, seconds, _, err = _interrupt(args, tmp_path, ready)
     assert code == 130, err
     assert seconds < 2.0, f"took {seconds:.1f} s to stop"
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err

@@ -24,9 +24,13 @@ from advisor.review import review_view
 from advisor.session import Session, load, save
 from advisor.session_events import encode_action
 from search.game.rules import legal_actions
-
-from .helpers import dead_pid
-from .test_cli import ERROR_PREFIX, assert_one_line_error, run_in_process, run_subprocess
+from tests.conftest import (
+    ERROR_PREFIX,
+    assert_one_line_error,
+    dead_pid,
+    run_in_process,
+    run_subprocess,
+)
 
 SEED = 20261130
 

@@ -40,9 +40,7 @@ from search.sweep.runner import (
 )
 from search.sweep.summary import summarise
 from search.visit.solvers import make_solver
-
-from .helpers import process_fields
-from .test_cli import assert_one_line_error, run_in_process
+from tests.conftest import assert_one_line_error, process_fields, run_in_process
 
 TOLERANCE = 1e-12
 SPADES = 3

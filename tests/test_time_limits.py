@@ -16,8 +16,7 @@ from advisor import coach_advice
 from advisor.session import Session
 from search.game.tour import TourConfig
 from search.visit import warm_up
-from tests.test_budget import BIG_HAND
-from tests.test_cli import run_in_process, run_subprocess
+from tests.conftest import BIG_HAND, run_in_process, run_subprocess
 
 LIMIT = 1.0  # seconds: small, and far below what the exact searches below need
 # Beyond 110% of the limit a command may spend a little on work outside its search budget:

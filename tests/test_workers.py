@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from search.infra.workers import process_pool
-
-from .helpers import process_fields
+from tests.conftest import process_fields
 
 ROOT = Path(__file__).resolve().parents[1]
 
