@@ -160,6 +160,33 @@ def big_state() -> tuple:
     return position, root_state(position)
 
 
+def midway_every_jack(need: int = 5):
+    """A visit three wins in with 4 cards in hand and 14 unseen (trump ♥, every Jack, Politics
+    may bring ♣ ♦ ♠), needing ``need`` more: small enough for the exact search with every Jack
+    (about a second, 30 MB), big enough to need an estimate under a smaller cap or less work."""
+    from search.visit.position import Position
+    from search.visit.reference import Abilities
+
+    hand = CardSet.parse("2C 6C 4D 7H")
+    unseen = CardSet.parse("AC 3C 8C AD 2D 3D AH 2H 3H 5H AS 2S 3S 4S")
+    won = CardSet.parse("4C 5C 7C")
+    abilities = Abilities.of(list(Suit), (), [Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES])
+    return Position(hand, Suit.HEARTS, len(won) + need, abilities,
+                    discard=CardSet.full() - hand - unseen - won, scoring=won)
+
+
+def restriction_chances(position, need: int) -> dict[tuple, float]:
+    """The exact chance of ``need`` more wins from ``position`` with only some of its Jacks:
+    ♥♠, ♦♥♠, ♣ and ♦ (suit numbers), each solved afresh."""
+    from search.visit import make_solver
+    from search.visit.lookahead import restricted
+    from search.visit.position import root_state
+
+    state = root_state(position)
+    return {suits: make_solver().decide(*state[:4], restricted(state[4], suits), state[5])[need]
+            for suits in ((2, 3), (1, 2, 3), (0,), (1,))}
+
+
 def run_in_process(monkeypatch, capsys, args: list[str]) -> tuple[int, str, str]:
     """Run ``main()`` with ``args`` as the command line; returns (exit code, stdout, stderr)."""
     monkeypatch.setattr(sys, "argv", ["emissary", *args])

@@ -17,14 +17,13 @@ from search.visit.lookahead import (
     restricted,
 )
 from search.visit.lookahead import _with as with_counts  # the state with other ability counts
-from search.visit.position import Position, root_state
-from search.visit.reference import Abilities
+from search.visit.position import root_state
+from tests.conftest import midway_every_jack, restriction_chances
 
 # Mid-visit: 4 cards in hand, 14 in the deck, the rest won or gone; trump ♥, every Jack,
 # Politics may bring ♣, ♦ or ♠. Small enough for the exact search with every Jack (about 1 s).
 HAND = CardSet.parse("2C 6C 4D 7H").mask
 DECK = CardSet.parse("AC 3C 8C AD 2D 3D AH 2H 3H 5H AS 2S 3S 4S").mask
-WON = CardSet.parse("4C 5C 7C")  # three wins so far: with HAND and DECK, a position of its own
 STATE = (HAND, DECK, 0, int(Suit.HEARTS), (1, 1, 1, 1), (0, 1, 3))
 # No clock: a search given fixed work runs to its end however busy the machine is.
 NEVER = float("inf")
@@ -88,22 +87,17 @@ def test_play_repeats_for_a_seed() -> None:
 
 
 def test_an_estimate_with_every_jack_names_its_policy_and_its_proven_bound() -> None:
-    """A lookahead estimate with every Jack, its work fixed below what every restriction needs
-    (4 cards in hand, need 5): its proven bound is the exact chance of a restriction it solved,
-    at least ♥♠'s; its interval reaches neither above best play with every Jack nor below that
-    bound (the policy lies between them), both exact chances of the solver."""
-    position = Position(
-        CardSet(HAND), Suit.HEARTS, 3 + 5, Abilities.of(list(Suit), (), [Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES]),
-        discard=CardSet.full() - CardSet(HAND) - CardSet(DECK) - WON, scoring=WON,
-    )
-    state = root_state(position)
+    """A lookahead estimate with every Jack, its work fixed below what every restriction needs:
+    its proven bound is the exact chance of a restriction it solved, at least ♥♠'s; its
+    interval reaches neither above best play with every Jack nor below that bound (the
+    policy's chance lies between them), both exact chances from the solver."""
+    position = midway_every_jack(need=5)
     result = estimate_kingdom(position, seconds=600.0, started=time.perf_counter(), fixed_work=1.0)
     assert result.estimate and result.policy == "lookahead"
-    restrictions = {suits: make_solver().decide(*state[:4], restricted(state[4], suits), state[5])[5]
-                    for suits in ((2, 3), (1, 2, 3), (0,), (1,))}
+    restrictions = restriction_chances(position, 5)
     assert any(result.bound == pytest.approx(v, abs=1e-12) for v in restrictions.values())
     assert result.bound >= restrictions[2, 3] - 1e-12  # ♥♠ is always there to fall back on
-    best = make_solver().decide(*state)[5]
+    best = make_solver().decide(*root_state(position))[5]
     low, high = result.interval
     assert low <= best + 1e-12 and high >= result.bound - 1e-12
     data = result.to_json()
