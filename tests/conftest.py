@@ -187,6 +187,20 @@ def restriction_chances(position, need: int) -> dict[tuple, float]:
             for suits in ((2, 3), (1, 2, 3), (0,), (1,))}
 
 
+def fixed_work(monkeypatch, seconds: float, backstop: float = 600.0) -> float:
+    """Let a search told ``backstop`` seconds do the work that the fixed rates give ``seconds``
+    (kernel lookups, lookahead playouts: search.visit.estimate), so that the work, never the
+    clock, ends it on a busy machine; returns ``backstop``, the time limit to pass."""
+    from search.tours import advice
+    from search.visit import estimate
+
+    scale = seconds / backstop
+    monkeypatch.setattr(advice, "LOOKUPS_PER_SECOND", advice.LOOKUPS_PER_SECOND * scale)
+    monkeypatch.setattr(estimate, "LOOKUPS_PER_SECOND", estimate.LOOKUPS_PER_SECOND * scale)
+    monkeypatch.setattr(estimate, "PLAYOUTS_PER_SECOND", estimate.PLAYOUTS_PER_SECOND * scale)
+    return backstop
+
+
 def run_in_process(monkeypatch, capsys, args: list[str]) -> tuple[int, str, str]:
     """Run ``main()`` with ``args`` as the command line; returns (exit code, stdout, stderr)."""
     monkeypatch.setattr(sys, "argv", ["emissary", *args])
