@@ -143,10 +143,21 @@ def test_a_solve_past_the_time_limit_gives_flagged_estimates(monkeypatch, capsys
     # the estimate or, where an exact subset chance beats it, that proven bound.
     assert {kingdom["kind"]["jacks"], kingdom["kind"]["all"]} <= {"estimate", "bound"}
     assert set(kingdom["estimates"]) == {c for c, k in kingdom["kind"].items() if k == "estimate"}
-    for column, estimate in kingdom["estimates"].items():
-        low, high = estimate["ci"]
-        assert low - 1e-12 <= kingdom["chance"][column] <= high + 1e-12  # Wilson rounds
-        assert estimate["playouts"] >= 1
+    # Against the exact chances (no time limit): a bound never above best play, an estimate's
+    # interval never wholly above it (no policy beats best play), an exact cell equal to it.
+    code, out, err = run_in_process(monkeypatch, capsys, [*args[:4], *args[6:], "--json"])
+    assert code == 0, err
+    exact = json.loads(out)["kingdoms"][0]
+    assert set(exact["kind"].values()) == {"exact"}
+    for column, kind in kingdom["kind"].items():
+        chance, best = kingdom["chance"][column], exact["chance"][column]
+        if kind == "exact":
+            assert chance == pytest.approx(best, abs=1e-12), column
+        elif kind == "bound":
+            assert exact["chance"]["none"] - 1e-12 <= chance <= best + 1e-12, column
+        else:
+            estimate = kingdom["estimates"][column]
+            assert estimate["playouts"] >= 1 and estimate["ci"][0] <= best + 1e-12, column
     code, out, err = run_in_process(monkeypatch, capsys, args)
     assert code == 0, err
     assert ("≈" in out and "Monte Carlo" in out) or ("≥" in out and "lower bound" in out)
