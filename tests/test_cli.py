@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import statistics
 import subprocess
 import sys
 
@@ -173,10 +175,16 @@ def test_simulate_json_is_byte_identical_across_runs_and_well_formed() -> None:
     assert sum(data["scores"].values()) == data["tours"]
     mean = sum(int(k) * n for k, n in data["scores"].items()) / data["tours"]
     assert data["mean_score"] == pytest.approx(mean, abs=1e-6)
-    low, high = data["mean_score_ci"]
-    assert low <= data["mean_score"] <= high
-    low, high = data["perfect_rate_ci"]
-    assert 0.0 <= low <= data["perfect_rate"] <= high <= 1.0
+    # The intervals, recomputed here from the score counts by the textbook formulas: the
+    # normal interval of a mean (sample deviation), and Wilson's interval of a rate.
+    scores = [int(k) for k, n in data["scores"].items() for _ in range(n)]
+    z = statistics.NormalDist().inv_cdf(0.975)
+    half = z * statistics.stdev(scores) / math.sqrt(len(scores))
+    assert data["mean_score_ci"] == pytest.approx([mean - half, mean + half], abs=1e-6)
+    n, rate = data["tours"], data["scores"]["16"] / data["tours"]
+    centre, spread = rate + z * z / (2 * n), z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n))
+    wilson = [max(0.0, (centre - spread) / (1 + z * z / n)), min(1.0, (centre + spread) / (1 + z * z / n))]
+    assert data["perfect_rate_ci"] == pytest.approx(wilson, abs=1e-6)
     assert data["perfect_rate"] == data["scores"]["16"] / data["tours"]
     in_process = simulate(1000, 1, make_policy("random")).to_json()
     assert json.loads(json.dumps(in_process)) == data
