@@ -4,7 +4,9 @@ process or as a user runs it, and the reference values kept in ``tests/data``.""
 from __future__ import annotations
 
 import json
+import math
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -47,6 +49,17 @@ def reference_file(name: str) -> Path:
 def reference_cases() -> list[dict]:
     """The independent solver's exact single-visit chances (``tests/data/kingdom_cases.json``)."""
     return json.loads(reference_file("kingdom_cases.json").read_text(encoding="utf-8"))
+
+
+def textbook_wilson(successes: int, trials: int) -> tuple[float, float]:
+    """Wilson's 95% score interval of a rate, written out here from the textbook formula (apart
+    from the project's own, to check it)."""
+    z = statistics.NormalDist().inv_cdf(0.975)
+    rate = successes / trials
+    shrink = 1 + z * z / trials
+    centre = (rate + z * z / (2 * trials)) / shrink
+    spread = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / shrink
+    return max(0.0, centre - spread), min(1.0, centre + spread)
 
 
 def process_fields(pid: int) -> list[str] | None:

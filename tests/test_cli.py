@@ -22,6 +22,7 @@ from tests.conftest import (
     assert_one_line_error,
     run_in_process,
     run_subprocess,
+    textbook_wilson,
 )
 
 # (arguments, expected exit code, a fragment the one-line message must contain)
@@ -181,10 +182,8 @@ def test_simulate_json_is_byte_identical_across_runs_and_well_formed() -> None:
     z = statistics.NormalDist().inv_cdf(0.975)
     half = z * statistics.stdev(scores) / math.sqrt(len(scores))
     assert data["mean_score_ci"] == pytest.approx([mean - half, mean + half], abs=1e-6)
-    n, rate = data["tours"], data["scores"]["16"] / data["tours"]
-    centre, spread = rate + z * z / (2 * n), z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n))
-    wilson = [max(0.0, (centre - spread) / (1 + z * z / n)), min(1.0, (centre + spread) / (1 + z * z / n))]
-    assert data["perfect_rate_ci"] == pytest.approx(wilson, abs=1e-6)
+    wilson = textbook_wilson(data["scores"]["16"], data["tours"])
+    assert data["perfect_rate_ci"] == pytest.approx(list(wilson), abs=1e-6)
     assert data["perfect_rate"] == data["scores"]["16"] / data["tours"]
     in_process = simulate(1000, 1, make_policy("random")).to_json()
     assert json.loads(json.dumps(in_process)) == data
