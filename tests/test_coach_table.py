@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -160,7 +159,6 @@ def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(tmp_path
     first; the coach says when a visit is won or lost and which ruler joins as a supporter;
     undo works after the last play until the end is confirmed; the review lists every
     decision, the unadvised ones marked."""
-    started = time.perf_counter()
     path = tmp_path / "table.json"
     output = io.StringIO()
     # Part 1, no advice: set-up, kingdom 1 (K♦, trump ♦, target 2), Commerce, Military.
@@ -251,7 +249,6 @@ def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(tmp_path
     assert all(isinstance(a.get("estimate"), bool) for a in advised if "chance" in a)
     assert all(isinstance(a.get("estimated"), list) for a in advised if "chances" in a)
     assert "| JD " in review and "| JC " in review and "| AH 3H " in review  # as typed
-    assert time.perf_counter() - started < 90
 
 
 def _visit_two(player: Player):
