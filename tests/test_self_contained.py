@@ -47,7 +47,7 @@ def outside_links(path: Path, text: str) -> list[str]:
 
 def test_the_checks_see_what_they_look_for() -> None:
     """The patterns find a path outside the repository and a link that climbs out of it."""
-    assert OUTSIDE.search("from ../" + "shared/reference/x.json")
+    assert OUTSIDE.search("from ../" + "shared" + "/reference/x.json")
     assert OUTSIDE.search("see " + "shared" + "/rules/RULINGS.md")
     assert not OUTSIDE.search("the shared solver, _SHARED, shared_memo")
     readme = ROOT / "README.md"
