@@ -29,7 +29,7 @@ from search.tours.advice import (
 from search.tours.planning import TourValue
 from search.visit.position import make_position
 from search.visit.solve import solve_kingdom
-from tests.test_cli import SUIT_SYMBOLS, assert_one_line_error, run_in_process
+from tests.conftest import SUIT_SYMBOLS, assert_one_line_error, fixed_work, run_in_process
 
 KC, KD, KH, KS = KINGS
 QC, QD, QH, QS = QUEENS
@@ -143,10 +143,21 @@ def test_a_solve_past_the_time_limit_gives_flagged_estimates(monkeypatch, capsys
     # the estimate or, where an exact subset chance beats it, that proven bound.
     assert {kingdom["kind"]["jacks"], kingdom["kind"]["all"]} <= {"estimate", "bound"}
     assert set(kingdom["estimates"]) == {c for c, k in kingdom["kind"].items() if k == "estimate"}
-    for column, estimate in kingdom["estimates"].items():
-        low, high = estimate["ci"]
-        assert low - 1e-12 <= kingdom["chance"][column] <= high + 1e-12  # Wilson rounds
-        assert estimate["playouts"] >= 1
+    # Against the exact chances (no time limit): a bound never above best play, an estimate's
+    # interval never wholly above it (no policy beats best play), an exact cell equal to it.
+    code, out, err = run_in_process(monkeypatch, capsys, [*args[:4], *args[6:], "--json"])
+    assert code == 0, err
+    exact = json.loads(out)["kingdoms"][0]
+    assert set(exact["kind"].values()) == {"exact"}
+    for column, kind in kingdom["kind"].items():
+        chance, best = kingdom["chance"][column], exact["chance"][column]
+        if kind == "exact":
+            assert chance == pytest.approx(best, abs=1e-12), column
+        elif kind == "bound":
+            assert exact["chance"]["none"] - 1e-12 <= chance <= best + 1e-12, column
+        else:
+            estimate = kingdom["estimates"][column]
+            assert estimate["playouts"] >= 1 and estimate["ci"][0] <= best + 1e-12, column
     code, out, err = run_in_process(monkeypatch, capsys, args)
     assert code == 0, err
     assert ("≈" in out and "Monte Carlo" in out) or ("≥" in out and "lower bound" in out)
@@ -332,15 +343,15 @@ def test_bad_advise_input_ends_with_one_error_line(
     assert out == ""
 
 
-def test_work_not_the_clock_decides_the_table_so_it_repeats() -> None:
+def test_work_not_the_clock_decides_the_table_so_it_repeats(monkeypatch) -> None:
     """Issue 18: advise_visit turns its time limit into fixed work (kernel lookups for the
     exact solves, playouts for the estimates; the clock only a backstop), so two runs give the
-    same table wherever the clock stopped nothing, and say so where it did."""
+    same table. The work of a 3 s limit, the clock's backstop far off: it cuts nothing."""
     tour = tour_between_visits([KC, QD, KS, QS, QC, KH, QH, KD])
     hand = CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S")
-    runs = [advise_visit(tour, hand, time_limit=3.0) for _ in range(2)]
-    if any(run.clock_cuts for run in runs):
-        pytest.skip("the machine was too slow for the work asked: the clock stopped a search")
+    limit = fixed_work(monkeypatch, 3.0)
+    runs = [advise_visit(tour, hand, time_limit=limit) for _ in range(2)]
+    assert [run.clock_cuts for run in runs] == [0, 0]
 
     def table(run) -> list:
         return [(k.position, [(c.value, c.kind, c.interval) for c in k.chances]) for k in run.kingdoms]
@@ -351,14 +362,15 @@ def test_work_not_the_clock_decides_the_table_so_it_repeats() -> None:
 
 def test_the_two_lanes_of_exact_solves_give_the_same_table_side_by_side_or_in_turn(monkeypatch) -> None:
     """Issue 14: advise_visit solves Military's and Commerce's columns in a second process beside
-    the others; each lane's work is fixed, so one core (the lanes in turn) gives the same table."""
+    the others; each lane's work is fixed, so one core (the lanes in turn) gives the same table.
+    The work of a 2 s limit, the clock's backstop far off: it cuts nothing."""
     tour = tour_between_visits([KC, QD, KS, QS, QC, KH, QH, KD])
     hand = CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S")
-    side_by_side = advise_visit(tour, hand, time_limit=2.0)
+    limit = fixed_work(monkeypatch, 2.0)
+    side_by_side = advise_visit(tour, hand, time_limit=limit)
     monkeypatch.setattr(exact_cells, "SIDE_BY_SIDE", False)
-    in_turn = advise_visit(tour, hand, time_limit=2.0)
-    if side_by_side.clock_cuts or in_turn.clock_cuts:
-        pytest.skip("the machine was too slow for the work asked: the clock stopped a search")
+    in_turn = advise_visit(tour, hand, time_limit=limit)
+    assert (side_by_side.clock_cuts, in_turn.clock_cuts) == (0, 0)
 
     def table(run) -> list:
         return [(k.position, [(c.value, c.kind, c.interval) for c in k.chances]) for k in run.kingdoms]

@@ -3,55 +3,27 @@
 from __future__ import annotations
 
 import json
-import os
+import math
+import statistics
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from advisor import cli
 from advisor.notation import parse_card, parse_ruler
 from search.game.cards import RULERS
 from search.game.deal import Deal
 from search.tours.registry import make_policy
 from search.tours.simulate import simulate
-
-ERROR_PREFIX = "emissary: error:"
-SUIT_SYMBOLS = "♣♦♥♠"
-CONSOLE_SCRIPT = Path(sys.executable).with_name("emissary")
-
-
-def run_in_process(monkeypatch, capsys, args: list[str]) -> tuple[int, str, str]:
-    """Run ``main()`` with ``args`` as the command line; returns (exit code, stdout, stderr)."""
-    monkeypatch.setattr(sys, "argv", ["emissary", *args])
-    code = 0
-    try:
-        cli.main()
-    except SystemExit as done:
-        code = 0 if done.code is None else done.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_subprocess(args: list[str], module: bool = False) -> subprocess.CompletedProcess:
-    """Run the installed console script (or ``python -m advisor``) with ``args``."""
-    if module or not CONSOLE_SCRIPT.exists():
-        command = [sys.executable, "-m", "advisor", *args]
-    else:
-        command = [str(CONSOLE_SCRIPT), *args]
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}
-    env.update(PYTHONIOENCODING="utf-8", NO_COLOR="1", COLUMNS="100")
-    return subprocess.run(command, capture_output=True, env=env, timeout=120, check=False)
-
-
-def assert_one_line_error(code: int, out: str, err: str) -> None:
-    assert code in (1, 2), f"exit code {code}"
-    assert "Traceback" not in out and "Traceback" not in err
-    assert err.endswith("\n") and len(err.splitlines()) == 1, f"stderr: {err!r}"
-    assert err.startswith(ERROR_PREFIX)
-    assert err[len(ERROR_PREFIX) :].strip(), "the error line says nothing after the prefix"
-
+from tests.conftest import (
+    CONSOLE_SCRIPT,
+    ERROR_PREFIX,
+    SUIT_SYMBOLS,
+    assert_one_line_error,
+    run_in_process,
+    run_subprocess,
+    textbook_wilson,
+)
 
 # (arguments, expected exit code, a fragment the one-line message must contain)
 MALFORMED = [
@@ -173,7 +145,7 @@ def test_malformed_input_through_the_installed_command(args: list[str], module: 
 
 def test_bare_command_shows_help_without_an_empty_error_line(monkeypatch, capsys) -> None:
     """CLI: `emissary` with no arguments shows the help and no empty error message."""
-    code, out, err = run_in_process(monkeypatch, capsys, [])
+    _, out, err = run_in_process(monkeypatch, capsys, [])
     assert "Usage" in out and "Traceback" not in out + err
     assert ERROR_PREFIX not in err or err[len(ERROR_PREFIX) :].strip()
 
@@ -204,10 +176,14 @@ def test_simulate_json_is_byte_identical_across_runs_and_well_formed() -> None:
     assert sum(data["scores"].values()) == data["tours"]
     mean = sum(int(k) * n for k, n in data["scores"].items()) / data["tours"]
     assert data["mean_score"] == pytest.approx(mean, abs=1e-6)
-    low, high = data["mean_score_ci"]
-    assert low <= data["mean_score"] <= high
-    low, high = data["perfect_rate_ci"]
-    assert 0.0 <= low <= data["perfect_rate"] <= high <= 1.0
+    # The intervals, recomputed here from the score counts by the textbook formulas: the
+    # normal interval of a mean (sample deviation), and Wilson's interval of a rate.
+    scores = [int(k) for k, n in data["scores"].items() for _ in range(n)]
+    z = statistics.NormalDist().inv_cdf(0.975)
+    half = z * statistics.stdev(scores) / math.sqrt(len(scores))
+    assert data["mean_score_ci"] == pytest.approx([mean - half, mean + half], abs=1e-6)
+    wilson = textbook_wilson(data["scores"]["16"], data["tours"])
+    assert data["perfect_rate_ci"] == pytest.approx(list(wilson), abs=1e-6)
     assert data["perfect_rate"] == data["scores"]["16"] / data["tours"]
     in_process = simulate(1000, 1, make_policy("random")).to_json()
     assert json.loads(json.dumps(in_process)) == data
@@ -278,7 +254,7 @@ def test_odds_json_reports_chance_distribution_best_action_states_and_seconds(mo
     code, out, err = run_in_process(monkeypatch, capsys, [*args, "--abilities", "none", "--json", "--exact"])
     assert code == 0, err
     data = json.loads(out)
-    assert abs(data["chance"] - 0.510622) < 1e-6  # shared/reference/README.md
+    assert abs(data["chance"] - 0.510622) < 1e-6  # tests/data/README.md
     assert data["chance_exact"] == "946380887/1853386920"
     assert abs(sum(data["distribution"]) - 1) < 1e-12
     assert data["best_action"] == "debate now" and data["states"] > 0 and data["seconds"] >= 0
@@ -297,7 +273,7 @@ def test_the_quick_exit_after_a_search_keeps_the_whole_output_and_the_exit_code(
                                   timeout=120, check=False)
         assert done.returncode == 0, done.stderr.decode()
         data = json.loads((tmp_path / "answer.json").read_text(encoding="utf-8"))
-        assert data["chance_exact"] == "946380887/1853386920"  # shared/reference/README.md
+        assert data["chance_exact"] == "946380887/1853386920"  # tests/data/README.md
     failed = run_subprocess(["odds", "AC 9C", "--trump", "C", "--target", "4"])
     assert failed.returncode == 1 and failed.stderr.decode().startswith(ERROR_PREFIX)
 
@@ -307,5 +283,5 @@ def test_odds_table_ranks_options_and_fits_ascii(monkeypatch, capsys):
     args = ["odds", "A♣ 6♣ 3♥ 8♥ 2♦ 5♦ 4♠ 7♠", "--trump", "♣", "--target", "4", "--abilities", "H"]
     code, out, _ = run_in_process(monkeypatch, capsys, [*args, "--ascii"])
     assert code == 0
-    assert "66.15%" in out and "Diplomacy (H)" in out  # 0.661538: shared/reference/README.md
+    assert "66.15%" in out and "Diplomacy (H)" in out  # 0.661538: tests/data/README.md
     assert not any(symbol in out for symbol in SUIT_SYMBOLS)

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import io
 import re
-import time
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-import advisor.coach as coach
-import advisor.coach_advice as coach_advice
+from advisor import coach, coach_advice
 from advisor.coach_texts import state_text
 from advisor.plays import parse_play
 from advisor.review import review_view
@@ -161,7 +159,6 @@ def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(tmp_path
     first; the coach says when a visit is won or lost and which ruler joins as a supporter;
     undo works after the last play until the end is confirmed; the review lists every
     decision, the unadvised ones marked."""
-    started = time.perf_counter()
     path = tmp_path / "table.json"
     output = io.StringIO()
     # Part 1, no advice: set-up, kingdom 1 (K♦, trump ♦, target 2), Commerce, Military.
@@ -252,7 +249,6 @@ def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(tmp_path
     assert all(isinstance(a.get("estimate"), bool) for a in advised if "chance" in a)
     assert all(isinstance(a.get("estimated"), list) for a in advised if "chances" in a)
     assert "| JD " in review and "| JC " in review and "| AH 3H " in review  # as typed
-    assert time.perf_counter() - started < 90
 
 
 def _visit_two(player: Player):
@@ -392,7 +388,7 @@ def test_state_shows_everything_on_the_table(tmp_path: Path) -> None:
     from search.game import UseAbility
 
     session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
-    session = session.append({"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
+    session = session.append({"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]})
     session = session.append({"type": "kingdom", "position": 1})
     session = session.append({"type": "action", "action": encode_action(UseAbility(Suit.SPADES, None, 3))})
     text = state_text(session, ascii=True)
@@ -406,7 +402,7 @@ def test_refusals_name_the_rule_in_play() -> None:
     """Issue 18: Politics to a kingdom of the trump's suit names that suit; 'JS' alone asks
     for the kingdom; 'd' while Commerce discards says a discard is expected."""
     from search.game import new_tour, start_visit
-    from tests.helpers import STANDARD_LAYOUT
+    from tests.conftest import STANDARD_LAYOUT
 
     tour = new_tour(STANDARD_LAYOUT)
     visit = start_visit(tour, CardSet.parse("AC 3C 5C 7C 5D 8H 5S 7S"), 1)  # K♣: trump clubs
@@ -430,7 +426,7 @@ def _late_visit(hand: str, position: int, wins: str, discard: str, supporter):
 
     from search.game.rules import new_visit
     from search.game.tour import tour_between_visits
-    from tests.helpers import STANDARD_LAYOUT
+    from tests.conftest import STANDARD_LAYOUT
 
     layout = [None if r == supporter else r for r in STANDARD_LAYOUT]
     tour = tour_between_visits(layout, unused=[supporter])
@@ -489,7 +485,7 @@ def test_the_review_never_charges_for_the_coachs_own_default_and_marks_estimates
     from advisor.session import Session
 
     session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
-    session = session.append({"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
+    session = session.append({"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]})
     session = session.append({"type": "kingdom", "position": 1, "advice": {
         "best": 1, "default": 1, "chances": {"1": 0.9, "2": 0.5}, "estimated": ["1"], "played": 0.9}})
     advice = {"best": "JH", "default": "debate", "chance": 0.99, "played": 0.95}
@@ -517,14 +513,14 @@ def test_a_kingdom_cost_from_a_proven_bound_is_marked_as_not_exact() -> None:
     from advisor.session import Session
 
     session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
-    session = session.append({"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
+    session = session.append({"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]})
     session = session.append({"type": "kingdom", "position": 2, "advice": {
         "best": 1, "default": 1, "chances": {"1": 0.9, "2": 0.5}, "estimated": [], "bounded": ["2"],
         "played": 0.5}})
     assert "~40.00%" in _reviewed(session)
     with pytest.raises(SessionError):
         Session.new(TourConfig(short=True), "physical", None, LAYOUT.split()).append(
-            {"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()}).append(
+            {"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]}).append(
             {"type": "kingdom", "position": 2, "advice": {"best": 1, "bounded": [2]}})
 
 
@@ -535,7 +531,7 @@ def test_a_kingdom_choice_is_priced_by_the_tour_value_it_gives_up() -> None:
     from advisor.session import Session
 
     start = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split()).append(
-        {"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
+        {"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]})
     advice = {"best": 1, "default": 1, "chances": {"1": 0.5, "2": 0.9}, "estimated": [],
               "bounded": [], "tour_values": {"1": 10.18, "2": 9.81}, "objective": "score"}
     against = _reviewed(start.append({"type": "kingdom", "position": 2,
@@ -563,7 +559,7 @@ def test_the_review_grades_each_decision_in_expected_final_score() -> None:
     from advisor.session import Session
 
     session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
-    session = session.append({"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
+    session = session.append({"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]})
     session = session.append({"type": "kingdom", "position": 2, "advice": {
         "best": 1, "default": 1, "chances": {"1": 0.5, "2": 0.9}, "estimated": [], "bounded": [],
         "tour_values": {"1": 4.5, "2": 4.25}, "objective": "score", "played": 0.9}})

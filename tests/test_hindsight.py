@@ -11,7 +11,7 @@ from search.game.tour import TourConfig
 from search.tours.hindsight import HindsightPolicy, analyse_deal, can_hit_target
 from search.tours.planning_policy import PlanningPolicy
 from search.tours.simulate import play_tour
-from tests.test_cli import assert_one_line_error, run_in_process
+from tests.conftest import assert_one_line_error, run_in_process
 
 SHORT = TourConfig(short=True)
 
@@ -136,7 +136,7 @@ def test_the_best_expected_score_plan_beats_every_order() -> None:
         plays = {Play(t, p, KINGS[p - 1]): rng.below(1001) / 1000 for t in range(4) for p in range(1, 5)}
         chance = {(play.hand, play.position): c for play, c in plays.items()}
 
-        def worth(order) -> float:
+        def worth(order, chance=chance) -> float:
             total, reach = 0.0, 1.0
             for visit, position in enumerate(order):
                 reach *= chance[visit, position]

@@ -3,14 +3,13 @@ independent brute force over the rules engine, and its own Monte Carlo playouts.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
-from search.game.cards import FULL_MASK, CardSet, Ruler, Suit
+from search.game.cards import CardSet, Suit
 from search.game.deal import Stream
 from search.game.rules import (
     VisitState,
@@ -24,14 +23,7 @@ from search.visit.estimate import play_policy
 from search.visit.position import InvalidPositionError, Position, make_position, root_state
 from search.visit.reference import Abilities, KingdomSolver
 from search.visit.solve import solve_kingdom
-
-from .helpers import reference_file
-
-REFERENCE = reference_file("kingdom_cases.json")
-
-
-def reference_cases() -> list[dict]:
-    return json.loads(REFERENCE.read_text())
+from tests.conftest import engine_state, reference_cases, small_states, textbook_wilson
 
 
 def case_position(case: dict) -> Position:
@@ -43,7 +35,7 @@ def case_position(case: dict) -> Position:
 
 @pytest.mark.parametrize("case", reference_cases(), ids=lambda c: f"{c['hand']}|{c['trump']}{c['target']}|{c['abilities']}")
 def test_chance_matches_reference_solver(case):
-    """§7: every reference case (shared/reference/kingdom_cases.json) matches to 1e-9."""
+    """§7: every reference case (tests/data/kingdom_cases.json) matches to 1e-9."""
     result = solve_kingdom(case_position(case))
     assert result.chance == pytest.approx(case["p"], abs=1e-9)
 
@@ -93,66 +85,19 @@ def test_best_action_has_the_highest_value_and_options_cover_every_ability():
 # --- an independent brute force over the rules engine ---------------------------------
 
 
-def engine_state(hand, deck, disc, trump, jacks, supporters, pool, need) -> VisitState:
-    """A VisitState for a small position; cards not in hand/deck/discard sit in the scoring
-    pile, so the target is their count plus ``need``."""
-    scoring = FULL_MASK & ~(hand | deck | disc)
-    taken = {trump: 1}
-    rulers = [Ruler("K", Suit(trump))]
-    for suit in pool:
-        kind = "Q" if taken.get(suit) else "K"
-        taken[suit] = taken.get(suit, 0) + 1
-        rulers.append(Ruler(kind, Suit(suit)))
-    supporter_rulers = []
-    for suit in supporters:
-        kind = "Q" if taken.get(suit) else "K"
-        taken[suit] = taken.get(suit, 0) + 1
-        supporter_rulers.append(Ruler(kind, Suit(suit)))
-    return VisitState(
-        position=1,
-        target=scoring.bit_count() + need,
-        trump=Suit(trump),
-        hand=CardSet(hand),
-        deck=CardSet(deck),
-        discard=CardSet(disc),
-        scoring=CardSet(scoring),
-        jacks=frozenset(Suit(j) for j in jacks),
-        supporters=tuple(supporter_rulers),
-        rulers=tuple(rulers),
-    )
-
-
 def brute_force(state: VisitState) -> Fraction:
     """Optimal chance of success straight from the engine: no keys, no symmetry (the memo
     forgets only the history fields that cannot change the future)."""
     return _brute_force(replace(state, abilities_used=(), reshuffles=0, used_supporters=()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _brute_force(state: VisitState) -> Fraction:
     if state.over:
         return Fraction(int(state.succeeded))
     if state.is_chance:
         return sum(p * brute_force(apply_chance_unchecked(state, c)) for c, p in chance_outcomes(state))
     return max(brute_force(apply_action_unchecked(state, a)) for a in legal_actions(state))
-
-
-def small_states(count: int, seed: int, max_deck: int = 4):
-    """Random small positions: 1-3 cards in hand, 2..max_deck in the deck, 0-3 discarded."""
-    for index in range(count):
-        stream = Stream(seed, "small", index)
-        order = [c.index for c in stream.shuffle(list(CardSet.full()))]
-        h, d, x = 1 + stream.below(3), 2 + stream.below(max_deck - 1), stream.below(4)
-        hand = sum(1 << c for c in order[:h])
-        deck = sum(1 << c for c in order[h : h + d])
-        disc = sum(1 << c for c in order[h + d : h + d + x])
-        trump = stream.below(4)
-        jacks = [s for s in range(4) if stream.below(2)]
-        supporters = [stream.below(4)] if stream.below(3) == 0 else []
-        pool = [s for s in (stream.below(4), stream.below(4)) if s != trump][: stream.below(3)]
-        if supporters and supporters[0] == trump:
-            supporters = []
-        yield hand, deck, disc, trump, jacks, supporters, pool
 
 
 def check_against_brute_force(states, max_draw_uses: int = 4) -> None:
@@ -164,7 +109,7 @@ def check_against_brute_force(states, max_draw_uses: int = 4) -> None:
         solver = KingdomSolver(exact=True)
         pool_key = abilities.pool if abilities.counts[3] else ()
         vector = solver.decide(hand, deck, disc, trump, abilities.counts, pool_key)
-        for need in range(0, 5):
+        for need in range(5):
             state = engine_state(hand, deck, disc, trump, jacks, supporters, pool, need)
             assert vector[need] == brute_force(state), (CardSet(hand), CardSet(deck), CardSet(disc), trump, jacks, supporters, pool, need)
 
@@ -190,7 +135,7 @@ def test_canonical_keys_and_target_vectors_change_nothing(seed):
         abilities = Abilities.of(jacks, supporters, pool)
         pool_key = abilities.pool if abilities.counts[3] else ()
         fast = KingdomSolver(exact=True).decide(hand, deck, disc, trump, abilities.counts, pool_key)
-        for need in range(0, 4):
+        for need in range(4):
             naive = KingdomSolver(exact=True, canonical=False, vectorise=False)
             value = naive.decide(hand, deck, disc, trump, abilities.counts, pool_key, need)
             assert value == (fast[need],)
@@ -240,8 +185,8 @@ def test_time_limit_returns_a_labelled_estimate_with_an_interval():
     assert result.estimate and result.best is None
     low, high = result.interval
     assert result.playouts >= 1
-    assert (low, high) == wilson_interval(round(result.chance * result.playouts), result.playouts)
-    assert low <= result.chance <= high
+    hits = round(result.chance * result.playouts)
+    assert (low, high) == pytest.approx(textbook_wilson(hits, result.playouts), abs=1e-12)
     data = result.to_json()
     assert data["estimate"] is True and data["chance_ci"] == [low, high]
 

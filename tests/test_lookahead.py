@@ -7,7 +7,8 @@ import time
 import pytest
 
 from search.game import CardSet, Stream, Suit
-from search.visit import make_position, make_solver, solve_kingdom
+from search.visit import make_position, make_solver
+from search.visit.estimate import estimate_kingdom
 from search.visit.fastplay import SplitMixStream, playout_seed
 from search.visit.lookahead import (
     LookaheadPolicy,
@@ -17,12 +18,16 @@ from search.visit.lookahead import (
 )
 from search.visit.lookahead import _with as with_counts  # the state with other ability counts
 from search.visit.lookahead_runs import lookahead_playouts
+from search.visit.position import root_state
+from tests.conftest import midway_every_jack, restriction_chances
 
 # Mid-visit: 4 cards in hand, 14 in the deck, the rest won or gone; trump ♥, every Jack,
 # Politics may bring ♣, ♦ or ♠. Small enough for the exact search with every Jack (about 1 s).
 HAND = CardSet.parse("2C 6C 4D 7H").mask
 DECK = CardSet.parse("AC 3C 8C AD 2D 3D AH 2H 3H 5H AS 2S 3S 4S").mask
 STATE = (HAND, DECK, 0, int(Suit.HEARTS), (1, 1, 1, 1), (0, 1, 3))
+# No clock: a search given fixed work runs to its end however busy the machine is.
+NEVER = float("inf")
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +48,9 @@ def test_paired_estimate_adds_the_paired_difference_to_the_exact_base() -> None:
 
 @pytest.mark.parametrize("need", [0, 5, 6, 7])
 def test_where_every_ability_is_solved_the_policy_is_best_play(exact, need) -> None:
-    now = time.perf_counter()
-    run = lookahead_playouts(make_solver(), STATE, need, 7, now + 3, now + 2)
+    """Fixed work: every restriction solved (no clock), then 24 playouts."""
+    run = lookahead_playouts(make_solver(), STATE, need, 7, NEVER, None, playouts=24)
+    assert len(run.pairs) == 24
     assert (0, 1, 2, 3) in run.roots  # the whole search finished: its base is best play
     assert run.base_value == pytest.approx(exact[need], abs=1e-12)
     value, (low, high) = paired_estimate(run.base_value, run.pairs)
@@ -72,11 +78,9 @@ def test_the_policy_is_never_below_its_solved_restrictions_nor_above_best_play(e
 
 
 def test_play_repeats_for_a_seed() -> None:
-    now = time.perf_counter()
-    first = lookahead_playouts(make_solver(), STATE, 5, 11, now + 30, now + 2, batch=20,
-                               playouts=40)
-    assert len(first.wins) >= 20
-    first_wins = first.wins[:20]
+    first = lookahead_playouts(make_solver(), STATE, 5, 11, NEVER, None, batch=20, playouts=20)
+    assert len(first.wins) == 20
+    first_wins = first.wins
     solver = make_solver()  # one for the twenty: what its memo holds must not change a move
     again = [play_lookahead(LookaheadPolicy(solver, first.roots, seed=11), STATE, 5,
                             SplitMixStream(playout_seed(11, i))) for i in range(20)]
@@ -84,16 +88,19 @@ def test_play_repeats_for_a_seed() -> None:
 
 
 def test_an_estimate_with_every_jack_names_its_policy_and_its_proven_bound() -> None:
-    # The README's kingdom 6: K♥, target 6; Politics may bring the other seven rulers' suits.
-    position = make_position(
-        CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S"), Suit.HEARTS, 6, jacks=list(Suit),
-        pool=[Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.SPADES, Suit.CLUBS, Suit.HEARTS, Suit.DIAMONDS],
-    )
-    result = solve_kingdom(position, time_limit=2.0)
+    """A lookahead estimate with every Jack, its work fixed below what every restriction needs:
+    its proven bound is the exact chance of a restriction it solved, at least ♥♠'s; its
+    interval reaches neither above best play with every Jack nor below that bound (the
+    policy's chance lies between them), both exact chances from the solver."""
+    position = midway_every_jack(need=5)
+    result = estimate_kingdom(position, seconds=600.0, started=time.perf_counter(), fixed_work=1.0)
     assert result.estimate and result.policy == "lookahead"
-    assert 0 < result.bound <= 1
+    restrictions = restriction_chances(position, 5)
+    assert any(result.bound == pytest.approx(v, abs=1e-12) for v in restrictions.values())
+    assert result.bound >= restrictions[2, 3] - 1e-12  # ♥♠ is always there to fall back on
+    best = make_solver().decide(*root_state(position))[5]
     low, high = result.interval
-    assert low <= result.chance <= high
+    assert low <= best + 1e-12 and high >= result.bound - 1e-12
     data = result.to_json()
     assert data["policy"] == "lookahead" and data["bound"] == result.bound
 
@@ -147,10 +154,11 @@ def test_a_forced_first_decision_is_floored_by_the_restriction_that_plays_it_bes
         dict(solver.option_worths(need, *with_counts(STATE, counts))).get(forced), abs=1e-12)
     assert forced[0] == "debate" or "CDHS".index(forced[0]) in suits  # it holds the ability
     assert floor <= exact_option + 1e-12
-    now = time.perf_counter()
-    run = lookahead_playouts(solver, STATE, need, 5, now + 30, now, forced=forced, playouts=150)
+    # roots_end already past: the policy keeps the restrictions solved above; no clock after
+    run = lookahead_playouts(solver, STATE, need, 5, NEVER, time.perf_counter(), forced=forced,
+                             playouts=150)
     assert run.base_value == pytest.approx(floor, abs=1e-12) and len(run.pairs) == 150
-    value, (low, high) = paired_estimate(run.base_value, run.pairs)
+    _, (low, high) = paired_estimate(run.base_value, run.pairs)
     assert high >= floor and low <= exact_option + 1e-12
 
 

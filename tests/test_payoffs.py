@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -17,7 +17,7 @@ from search.game.rules import (
 )
 from search.visit.payoffs import Payoffs, PayoffSolver
 from search.visit.reference import Abilities, KingdomSolver
-from tests.test_kingdom import engine_state, small_states
+from tests.conftest import engine_state, small_states
 
 
 def engine_payoff(state: VisitState, payoffs: Payoffs) -> float:
@@ -26,7 +26,7 @@ def engine_payoff(state: VisitState, payoffs: Payoffs) -> float:
     return _engine_payoff(replace(state, abilities_used=(), reshuffles=0, used_supporters=()), payoffs)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _engine_payoff(state: VisitState, payoffs: Payoffs) -> float:
     if state.over:
         hit = payoffs.success if state.succeeded else payoffs.failure
@@ -55,7 +55,7 @@ def test_payoff_solver_equals_an_engine_brute_force(seed: int, cost: float) -> N
         abilities = Abilities.of(jacks, supporters, pool)
         payoffs = Payoffs(5.0, 2.0, cost, _supporter_counts(supporters))
         solver = PayoffSolver(payoffs)
-        for need in range(0, 4):
+        for need in range(4):
             state = engine_state(hand, deck, disc, trump, jacks, supporters, pool, need)
             expected = engine_payoff(state, payoffs)
             got = solver.value(hand, deck, disc, trump, abilities.counts, abilities.pool, need)
@@ -69,7 +69,7 @@ def test_unit_payoffs_give_the_chance() -> None:
         pool_key = abilities.pool if abilities.counts[3] else ()
         chances = KingdomSolver().decide(hand, deck, disc, trump, abilities.counts, pool_key)
         solver = PayoffSolver(Payoffs())
-        for need in range(0, 4):
+        for need in range(4):
             value = solver.value(hand, deck, disc, trump, abilities.counts, abilities.pool, need)
             assert value == pytest.approx(chances[need], abs=1e-12)
 
@@ -96,7 +96,7 @@ def _last_trump_visit(supporter: str = "QH"):
     ♥ supporter face up."""
     from search.game.cards import Ruler
     from search.game.rules import new_visit
-    from tests.helpers import STANDARD_LAYOUT
+    from tests.conftest import STANDARD_LAYOUT
 
     layout = list(STANDARD_LAYOUT)
     ruler = Ruler(supporter[0], Suit.from_letter(supporter[1]))
@@ -137,7 +137,7 @@ def test_odds_with_payoffs(monkeypatch, capsys) -> None:
     failure, less a point: 3). A malformed --payoffs is refused in one line."""
     import json
 
-    from tests.test_cli import assert_one_line_error, run_in_process
+    from tests.conftest import assert_one_line_error, run_in_process
 
     args = ["odds", "3H", "--trump", "H", "--target", "1", "--abilities", "none", "--supporters", "H"]
     code, out, err = run_in_process(monkeypatch, capsys, [*args, "--payoffs", "10,4,1", "--json"])
@@ -157,7 +157,7 @@ def test_the_coach_spends_a_supporter_to_save_the_tour() -> None:
     from search.game.rules import UseAbility, new_visit
     from search.game.tour import tour_between_visits
     from search.tours.supporters import score_best_action
-    from tests.helpers import STANDARD_LAYOUT
+    from tests.conftest import STANDARD_LAYOUT
 
     queen = Ruler("Q", Suit.HEARTS)
     layout = [None if r == queen else r for r in STANDARD_LAYOUT]

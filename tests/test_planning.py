@@ -25,7 +25,7 @@ from search.tours.planning import (
 from search.tours.planning_policy import PlanningPolicy
 from search.visit.position import make_position
 from search.visit.solve import solve_kingdom
-from tests.test_cli import assert_one_line_error, run_in_process
+from tests.conftest import assert_one_line_error, run_in_process
 
 SWEEP = Path(__file__).resolve().parents[1] / "sweeps" / "none-summary.json"
 NO_JACKS = (0, 0, 0, 0)
@@ -245,7 +245,7 @@ def test_a_batch_resumes_from_its_checkpoint_without_losing_or_repeating_a_tour(
     path = tmp_path / "batch.json"
     run_batch(["random", "greedy"], tours, 3, TourConfig(), checkpoint=path)
     data = json.loads(path.read_text())
-    first = sorted(data["chunks"])[0]
+    first = min(data["chunks"])
     data["chunks"] = {first: data["chunks"][first]}
     path.write_text(json.dumps(data))
     seen = []

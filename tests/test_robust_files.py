@@ -11,8 +11,7 @@ import pytest
 
 from advisor.session import Session, load, save
 from search.game import TourConfig
-
-from .test_cli import assert_one_line_error, run_in_process
+from tests.conftest import assert_one_line_error, run_in_process
 
 
 def _coach_process(folder: Path, args: list[str]) -> subprocess.CompletedProcess:

@@ -14,9 +14,7 @@ from pathlib import Path
 import pytest
 
 from advisor import tour_cli
-
-from .helpers import process_fields
-from .test_cli import run_in_process
+from tests.conftest import process_fields, run_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups, /proc")
@@ -54,9 +52,10 @@ def _interrupt(args: list[str], cwd: Path, ready) -> tuple[int, float, str, str]
             child.wait()
 
 
-def test_simulate_on_two_workers_stops_within_a_second_and_says_what_it_saved(tmp_path) -> None:
-    """simulate --workers 2: Ctrl-C (SIGINT to the process group) ends the run within about a
-    second, the workers with it, with one line giving the tours saved in the checkpoint."""
+def test_simulate_on_two_workers_stops_and_says_what_it_saved(tmp_path) -> None:
+    """simulate --workers 2: Ctrl-C (SIGINT to the process group) ends the run, the workers
+    with it, with one line giving the tours saved in the checkpoint (how fast: the timing test
+    below)."""
     checkpoint = tmp_path / "batch.json"
     args = ["simulate", "--tours", "1000000", "--policy", "greedy", "--workers", "2",
             "--checkpoint", str(checkpoint)]
@@ -66,9 +65,8 @@ def test_simulate_on_two_workers_stops_within_a_second_and_says_what_it_saved(tm
         workers[:] = _children(pid)
         return len(workers) >= 2 and checkpoint.exists()
 
-    code, seconds, out, err = _interrupt(args, tmp_path, ready)
+    code, _, _, err = _interrupt(args, tmp_path, ready)
     assert code == 130, err
-    assert seconds < 2.0, f"took {seconds:.1f} s to stop"
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
     saved = re.fullmatch(
         r"emissary: interrupted: ([\d,]+) of 1,000,000 tours saved in (.+); continue with the "
@@ -79,7 +77,7 @@ def test_simulate_on_two_workers_stops_within_a_second_and_says_what_it_saved(tm
     assert saved.group(2) == str(checkpoint)
     chunks = json.loads(checkpoint.read_text())["chunks"]
     assert sum(map(len, chunks.values())) == int(saved.group(1).replace(",", ""))
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + 60  # a backstop: the loop ends once the workers are gone
     while any(process_fields(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [w for w in workers if process_fields(w) and process_fields(w)[0] != "Z"]
@@ -88,8 +86,8 @@ def test_simulate_on_two_workers_stops_within_a_second_and_says_what_it_saved(tm
 def test_simulate_without_a_checkpoint_says_nothing_was_saved(tmp_path) -> None:
     """simulate --workers 2 without --checkpoint: Ctrl-C says nothing was saved."""
     args = ["simulate", "--tours", "1000000", "--policy", "greedy", "--workers", "2", "--json"]
-    code, seconds, _out, err = _interrupt(args, tmp_path, lambda pid: len(_children(pid)) >= 2)
-    assert code == 130 and seconds < 2.0, (code, seconds, err)
+    code, _, _, err = _interrupt(args, tmp_path, lambda pid: len(_children(pid)) >= 2)
+    assert code == 130, err
     assert err == "emissary: interrupted: nothing saved (no --checkpoint)\n"
 
 
@@ -97,12 +95,27 @@ def test_coach_interrupted_at_a_prompt_says_the_game_is_saved(tmp_path) -> None:
     """coach: Ctrl-C at a prompt is one line saying the game is saved and how to resume."""
     session = tmp_path / "game.json"
     args = ["coach", "--session", "game.json", "--seed", "3", "--no-advice", "--ascii"]
-    code, seconds, _out, err = _interrupt(args, tmp_path, lambda pid: session.exists())
-    assert code == 130 and seconds < 2.0, (code, seconds, err)
+    code, _, _, err = _interrupt(args, tmp_path, lambda pid: session.exists())
+    assert code == 130, err
     assert err == (
         "emissary: interrupted: every step so far is saved in game.json; resume with: "
         "emissary coach --session game.json\n"
     )
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize("command", ["simulate", "coach"])
+def test_ctrl_c_ends_a_command_within_two_seconds(tmp_path, command) -> None:
+    """Wall clock (an unloaded machine): simulate on two workers and coach at a prompt end
+    within 2 s of Ctrl-C."""
+    if command == "simulate":
+        args = ["simulate", "--tours", "1000000", "--policy", "greedy", "--workers", "2", "--json"]
+        ready = lambda pid: len(_children(pid)) >= 2
+    else:
+        args = ["coach", "--session", "game.json", "--seed", "3", "--no-advice", "--ascii"]
+        ready = lambda pid: (tmp_path / "game.json").exists()
+    code, seconds, _, err = _interrupt(args, tmp_path, ready)
+    assert code == 130 and seconds < 2.0, (code, seconds, err)
 
 
 def test_interrupt_surfacing_as_a_system_error_is_an_interrupt(monkeypatch, capsys) -> None:

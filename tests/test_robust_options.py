@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_cli import assert_one_line_error, run_in_process
+from tests.conftest import assert_one_line_error, run_in_process
 
 RULERS = "KS QH QS QD KD KC KH QC"
 ODDS = ["odds", "AC 3H", "--trump", "C", "--target", "1", "--abilities", "none"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shlex
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from advisor import tour_cli
 from advisor.notation import (
@@ -24,9 +26,13 @@ from advisor.review import review_view
 from advisor.session import Session, load, save
 from advisor.session_events import encode_action
 from search.game.rules import legal_actions
-
-from .helpers import dead_pid
-from .test_cli import ERROR_PREFIX, assert_one_line_error, run_in_process, run_subprocess
+from tests.conftest import (
+    ERROR_PREFIX,
+    assert_one_line_error,
+    dead_pid,
+    run_in_process,
+    run_subprocess,
+)
 
 SEED = 20261130
 
@@ -323,7 +329,10 @@ def test_review_of_a_turn_down_event_with_advice_does_not_crash() -> None:
     object.__setattr__(
         fake, "events", (*session.events, {"type": "turn_down", "cards": ["JC"], "advice": {}})
     )
-    review_view(fake, ascii=True)  # no exception
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(review_view(fake, ascii=True))
+    rows = [line.split("|") for line in console.export_text().splitlines() if "pay a miss" in line]
+    assert len(rows) == 1 and rows[0][-2].strip() == "JC"  # the row's "played": the event's card
 
 
 def test_parse_play_refuses_a_blank_play() -> None:

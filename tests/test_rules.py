@@ -21,8 +21,7 @@ from search.game.rules import (
     wins_debate,
 )
 from search.game.tour import Supporter, TourConfig, finish_visit, new_tour, start_visit
-
-from .helpers import STANDARD_LAYOUT, cards, visit
+from tests.conftest import STANDARD_LAYOUT, cards, visit
 
 C, D, H, S = Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES
 
@@ -224,12 +223,12 @@ def test_rule_2_6_the_ruler_there_after_politics_becomes_the_supporter():
     state = start_visit(tour, cards("AC 2C 3C 4C 5C 6C 7C 8D"), 1)  # K♣ on kingdom 1
     state = apply_action(state, UseAbility(S, target=2))  # swap with Q♥
     assert state.trump == H and state.ruler == Ruler("Q", H)
-    for reveal, answer in zip("AH 2H 3H 4H 5H 6H 7H 8H".split(), "AC 2C 3C 4C 5C 6C 7C 8D".split()):
+    for reveal, answer in zip(["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H"], ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8D"]):
         state = debate(state, reveal, answer)
     assert state.wins == 0  # no trumps played, no suit followed: all lost
     state2 = start_visit(tour, cards("AC 2C 3C 4C 5C 6C 7C 8H"), 1)
     state2 = apply_action(state2, UseAbility(S, target=2))
-    for reveal, answer in zip("AD 2D 3D 4D 5D 6D 7D 8D".split(), "AC 2C 3C 4C 5C 6C 7C 8H".split()):
+    for reveal, answer in zip(["AD", "2D", "3D", "4D", "5D", "6D", "7D", "8D"], ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8H"]):
         state2 = debate(state2, reveal, answer)
     assert state2.succeeded  # 8♥ was trump after the swap: one win
     tour = finish_visit(tour, state2)

@@ -243,8 +243,7 @@ def test_leftover_temp_files_are_removed_and_the_session_kept(tmp_path):
     """A kill mid-save can leave a temp file beside the session; the coach clears it on start,
     by exact name (``.name.PID.XXXXXXXX.tmp``), and only if its writer has exited."""
     from advisor.session import remove_leftovers
-
-    from .helpers import dead_pid
+    from tests.conftest import dead_pid
 
     path = tmp_path / "game.json"
     path.write_text("{}")

@@ -1,7 +1,10 @@
 """Every searching command returns within its ``--time-limit`` (issue 14, done when): ``odds``,
 ``advise``, ``move`` and a coach step, each on a first-visit hand with all four Jacks (and a
 Politics pool) whose exact search runs for many seconds, so that the limit decides when it stops
-and the answer is a labelled estimate."""
+and the answer is a labelled estimate.
+
+These check wall-clock times, which only an unloaded machine keeps: they carry the ``timing``
+marker, which CI and the default run skip (``pytest -m timing`` runs them)."""
 
 from __future__ import annotations
 
@@ -16,8 +19,7 @@ from advisor import coach_advice
 from advisor.session import Session
 from search.game.tour import TourConfig
 from search.visit import warm_up
-from tests.test_budget import BIG_HAND
-from tests.test_cli import run_in_process, run_subprocess
+from tests.conftest import BIG_HAND, run_in_process, run_subprocess
 
 LIMIT = 1.0  # seconds: small, and far below what the exact searches below need
 # Beyond 110% of the limit a command may spend a little on work outside its search budget:
@@ -53,6 +55,7 @@ COMMANDS = {
 }
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_a_command_past_its_exact_search_returns_within_its_time_limit(monkeypatch, capsys, command):
     """odds, advise, move --time-limit 1 --json: an estimate (advise: some cells estimated),
@@ -75,6 +78,7 @@ def _first_visit(seed: int, kingdom: int):
     return before, session.replay()
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("step", ["kingdom", "move"])
 def test_a_coach_step_returns_within_its_time_limit(step):
     """coach --time-limit 1, deal 5's first hand (A♣ 8♣ 7♦ 8♦ 4♠ 6♠ 7♠ 8♠): the kingdom table,
@@ -92,6 +96,7 @@ def test_a_coach_step_returns_within_its_time_limit(step):
     assert within_limit(seconds), f"coach {step} step took {seconds:.2f} s at a {LIMIT:g} s limit"
 
 
+@pytest.mark.timing
 def test_advise_through_the_console_script_answers_within_its_limit_start_up_included() -> None:
     """emissary advise --time-limit 2 as a user runs it: from launching the process to its
     exit, the interpreter, the imports and the kernel's load included, within 110% of the

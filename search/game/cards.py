@@ -8,9 +8,9 @@ Kings and Queens are rulers, kept apart as :class:`Ruler` values.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Iterable, Iterator
 
 RANKS = range(1, 9)
 DECK_SIZE = 32
@@ -106,10 +106,27 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse the simple ASCII/symbol form this class prints (``AC``, ``7♥``)."""
-        rank_part, suit_part = text[:-1], text[-1]
-        rank = 1 if rank_part.upper() == "A" else int(rank_part)
-        suit = Suit("♣♦♥♠".index(suit_part)) if suit_part in "♣♦♥♠" else Suit.from_letter(suit_part)
+        """Parse the form this class prints: ``A`` or a digit 2-8, then a suit letter (either
+        case) or symbol; anything else is not a deck card and raises ValueError quoting it.
+
+        >>> Card.parse("AC"), Card.parse("7♥")
+        (Card.parse('AC'), Card.parse('7H'))
+        """
+        rank_part, suit_part = text[:-1], text[-1:]
+        if len(text) < 2:
+            raise ValueError(f"{text!r} is not a deck card: a card is its rank, then its suit")
+        if rank_part in ("A", "a"):
+            rank = 1
+        elif len(rank_part) == 1 and rank_part in "2345678":
+            rank = int(rank_part)
+        else:
+            raise ValueError(f"{text!r} is not a deck card: its rank must be A or 2-8")
+        if suit_part and suit_part in "♣♦♥♠":
+            suit = Suit("♣♦♥♠".index(suit_part))
+        elif suit_part and suit_part in "CDHScdhs":
+            suit = Suit.from_letter(suit_part)
+        else:
+            raise ValueError(f"{text!r} is not a deck card: its suit must be C, D, H, S or ♣♦♥♠")
         return CARDS[8 * suit + rank - 1]
 
 
