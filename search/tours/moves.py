@@ -217,7 +217,7 @@ def rank_moves(
             bound, _ = solve_shared_roots(position, RANKING_ROOTS_SHARE * left)
             left = max(0.0, left - (time.perf_counter() - spent))
         estimated = [(option, _floored(r)) for option, r in _estimate_leaders(position, left)]
-        best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval, _proven(pair[1])))[1]
+        best = _paired_leader([r for _, r in estimated])
         ranked = [(option, r.chance, r.interval, _shown_versus(r, best), _proven(r))
                   for option, r in estimated]
         chance, distribution = replace(Chance.of(best), floor=max(bound, best.bound)), best.distribution
@@ -312,6 +312,20 @@ def _floored(result):
     return result
 
 
+def _paired_leader(results: list):
+    """The option that leads by what is known (:func:`_rank_key`), unless another beats it on
+    the same deck orders beyond doubt (their paired difference's 95% interval above 0): then
+    that one, and so on, so that no option is surely better than the one shown first."""
+    best = max(results, key=lambda r: _rank_key(r.chance, r.interval, _proven(r)))
+    for _ in results:
+        better = [(versus[0], r) for r in results
+                  if r is not best and (versus := _shown_versus(r, best)) is not None and versus[0] > 0]
+        if not better:
+            break
+        best = max(better, key=lambda pair: pair[0])[1]
+    return best
+
+
 def _versus(result, best) -> tuple[float, float] | None:
     """The 95% interval of (this option's chance - the best's), from playouts on the same
     deck orders; None where either has no playouts (e.g. an exact discard that ends the visit)."""
@@ -343,9 +357,14 @@ def _swaps(tour: TourState, kingdom: int, suit: Suit) -> list[int]:
 
 
 def _ranked(moves: list[Move]) -> tuple[Move, ...]:
-    """Best first (stable: ties keep their order); see :func:`_rank_key`."""
-    return tuple(sorted(moves, key=lambda move: _rank_key(move.chance, move.interval, move.proven),
-                        reverse=True))
+    """Best first (stable: ties keep their order); see :func:`_rank_key`. An estimated
+    ranking's leader (its paired difference with itself is 0, :func:`_paired_leader`) comes
+    first."""
+    def key(move: Move) -> tuple:
+        leads = move.versus_best is not None and move.versus_best == (0.0, 0.0) and move.estimate
+        return (leads, *_rank_key(move.chance, move.interval, move.proven))
+
+    return tuple(sorted(moves, key=key, reverse=True))
 
 
 def _rank_key(chance: float, interval: tuple[float, float] | None,
