@@ -15,10 +15,12 @@ import os
 import sys
 
 from . import INTERRUPTED
+from .streams import guard_standard_streams
 
 
 def run() -> None:
     """Load the command line and run it (:func:`advisor.cli.run`)."""
+    guard_standard_streams()
     try:
         from .cli import run as run_command_line
 

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from search.sweep import (
     DEFAULT_CHUNK_SIZE,
@@ -21,7 +20,14 @@ from search.sweep import (
 )
 
 from .notation import parse_suits, quote
-from .options import Interrupted, check_seconds, check_seed, check_workers
+from .options import (
+    Interrupted,
+    check_path,
+    check_seconds,
+    check_seed,
+    check_workers,
+    new_console,
+)
 from .sweep_tables import comparison_view, summary_view, sweep_progress
 
 
@@ -45,7 +51,7 @@ def jacks_letters(text: str) -> str:
 
 
 def sweep(
-    out: Annotated[Path, typer.Option("--out", help="Directory for the chunks and the summary.")],
+    out: Annotated[str, typer.Option("--out", help="Directory for the chunks and the summary.")],
     abilities: Annotated[
         str, typer.Option("--abilities", help="Jacks in play: 'none' or letters, e.g. HC or HCSD.")
     ] = "none",
@@ -85,6 +91,8 @@ def sweep(
         raise typer.BadParameter("a chunk holds at least 1 row", param_hint="--chunk-size")
     check_seconds(cap, "--cap")
     check_workers(workers)
+    check_path(out, "--out")
+    out = Path(out)
     spec = SweepSpec(
         jacks=jacks_letters(abilities),
         short=short,
@@ -104,7 +112,7 @@ def sweep(
         raise Interrupted(
             f"interrupted: {done} of {planned} chunks are saved in {out}; continue with --resume"
         ) from None
-    console = Console(highlight=False)
+    console = new_console()
     console.print(summary_view(run.summary, ascii))
     rate = run.hands / run.seconds if run.seconds > 0 else 0.0
     console.print(
@@ -136,7 +144,7 @@ def sweep_report(
         from .sweep_plots import sweep_plots  # matplotlib only when asked for
 
         written = sweep_plots(summaries[0], plots)
-    console = Console(highlight=False)
+    console = new_console()
     if len(summaries) == 1:
         console.print(summary_view(summaries[0], ascii))
     else:
