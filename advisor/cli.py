@@ -31,7 +31,7 @@ from . import (
     tour_cli,
 )
 from .options import Interrupted, caused_by_interrupt, start_command_clock
-from .streams import OutputPipeClosed, guard_standard_streams, stdout_was_closed
+from .streams import OutputPipeClosed, guard_standard_streams, printable, stdout_was_closed
 
 app = typer.Typer(
     name="emissary",
@@ -199,14 +199,6 @@ def _os_message(error: OSError) -> str:
 
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def printable(text: str) -> str:
-    """``text`` with every control character (an escape, a NUL, a carriage return...) shown
-    as its ``\\x..`` code, so a message quoting a path cannot drive the terminal."""
-    return "".join(
-        char if char.isprintable() or char == " " else repr(char)[1:-1] for char in text
-    )
 
 
 def _quiet_exit(code: int) -> None:

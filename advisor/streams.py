@@ -75,6 +75,14 @@ def guard_standard_streams() -> None:
                 setattr(sys, name, ClosedOutput(f"<{name} closed>"))
 
 
+def printable(text: str) -> str:
+    """``text`` with every control character (an escape, a NUL, a carriage return...) shown
+    as its ``\\x..`` code, so a message quoting a path cannot drive the terminal."""
+    return "".join(
+        char if char.isprintable() or char == " " else repr(char)[1:-1] for char in text
+    )
+
+
 def stdout_was_closed() -> bool:
     """Whether the command wrote output to a standard output it was started without."""
     return isinstance(sys.stdout, ClosedOutput) and sys.stdout.written

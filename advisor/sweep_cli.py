@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -28,6 +29,7 @@ from .options import (
     check_workers,
     new_console,
 )
+from .streams import printable
 from .sweep_tables import comparison_view, summary_view, sweep_progress
 
 
@@ -106,7 +108,9 @@ def sweep(
             open_executor(workers or os.cpu_count() or 1, scheduler) as (executor, slots),
             sweep_progress() as tick,
         ):
-            run = run_sweep(spec, out, executor, slots, resume=resume, progress=tick)
+            run = run_sweep(
+                spec, out, executor, slots, resume=resume, progress=tick, notice=_notice
+            )
     except KeyboardInterrupt:
         done, planned = chunk_counts(out)
         raise Interrupted(
@@ -119,6 +123,15 @@ def sweep(
         f"solved {run.chunks} chunks, {run.hands:,} hands in {run.seconds:,.1f} s "
         f"({rate:,.0f} hands/s); summary in {out / SUMMARY}"
     )
+
+
+def _notice(message: str) -> None:
+    """A line on stderr about the sweep's files (a damaged chunk solved again)."""
+    try:
+        sys.stderr.write(f"emissary: {printable(message)}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def sweep_report(
