@@ -307,3 +307,36 @@ def test_interrupt_during_start_up_is_one_line_and_exit_130(tmp_path) -> None:
     print(f"\nstart-up interrupts: {endings}")
     assert not ours, ours[0]
     assert endings.get("130, one line", 0) > 0
+
+
+def test_killed_sweep_with_three_damaged_chunks_resumes_to_the_same_summary(tmp_path) -> None:
+    """A sweep killed (SIGKILL) part-way, then given three damaged chunks (a flipped byte, a
+    file cut short, one of garbage), resumes to the summary an undamaged run writes; each
+    damaged chunk is named once."""
+    sweep = ["--sample", "120", "--abilities", "none", "--chunk-size", "10", "--workers", "1"]
+    assert emissary(tmp_path, ["sweep", "--out", "whole", *sweep]).returncode == 0
+    folder = tmp_path / "killed"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "advisor", "sweep", "--out", "killed", *sweep], cwd=tmp_path,
+        env=environment(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:  # killed once it has written a few chunks (or, on a fast machine, has finished)
+        while child.poll() is None and len(list(folder.glob("chunk-*.npz"))) < 4:
+            time.sleep(0.01)
+    finally:
+        child.kill()
+        child.wait()
+    chunks = sorted(folder.glob("chunk-*.npz"))[:3]
+    assert len(chunks) == 3
+    raw = bytearray(chunks[0].read_bytes())
+    raw[200] ^= 0xFF
+    chunks[0].write_bytes(bytes(raw))
+    chunks[1].write_bytes(chunks[1].read_bytes()[:-40])
+    chunks[2].write_bytes(b"\x00garbage" * 50)
+    result = emissary(tmp_path, ["sweep", "--out", "killed", *sweep, "--resume"])
+    assert_no_traceback(result)
+    assert result.returncode == 0, text(result.stderr)
+    for chunk in chunks:
+        named = [line for line in text(result.stderr).splitlines() if chunk.name in line]
+        assert len(named) == 1 and "solving it again" in named[0], text(result.stderr)
+    assert _summary(folder) == _summary(tmp_path / "whole")
