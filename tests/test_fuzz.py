@@ -577,7 +577,9 @@ class ProcessFuzzer:
             if isinstance(made, list):
                 made = Case(made, bad=self.inner._bad)
             self.inner._bad = False
-            args = made.args + (["--no-advice"] if kind == "coach" else [])
+            # A process's arguments cannot hold NUL: another control character stands in.
+            args = [arg.replace("\x00", "\x01") for arg in made.args]
+            args += ["--no-advice"] if kind == "coach" else []
             writes = (made.writes.name,) if made.writes is not None else ()
             case = ProcessCase(args, folder, made.stdin, made.bad, may_change=writes)
             if kind == "coach" and made.writes is None:  # a new session file, named in args
@@ -628,7 +630,7 @@ class ProcessFuzzer:
             manifest.write_bytes(content)
             try:
                 bad = json.loads(content) != json.loads(original)
-            except ValueError:
+            except (ValueError, RecursionError):
                 bad = True
         args = ["sweep", "--out", str(out), *SWEEP_ARGS, "--resume"]
         if self.rng.random() < 0.1:
