@@ -344,20 +344,13 @@ def write_chunk(out: Path, plan: Plan, result: ChunkResult, targets: tuple[int, 
     write_atomically(chunk_path(out, result.index), lambda stream: np.savez(stream, **columns))
 
 
-CHUNK_COLUMNS = {
-    "mask": ("u", 1),
-    "trump": ("u", 1),
-    "weight": ("i", 1),
-    "sample": ("i", 1),
-    "chance": ("f", 2),
-    "capped": ("b", 1),
-    "targets": ("i", 1),
-    "chunk": ("i", 0),
+CHUNK_COLUMNS = {  # each column's dtype kind and dimensions
+    "mask": ("u", 1), "trump": ("u", 1), "weight": ("i", 1), "sample": ("i", 1),
+    "chance": ("f", 2), "capped": ("b", 1), "targets": ("i", 1), "chunk": ("i", 0),
     "seconds": ("f", 0),
 }
 MAX_CHUNK_BYTES = 1 << 30  # a chunk of 20,000 rows takes about 2 MB
-MAX_MANIFEST_BYTES = 1 << 20
-MAX_MANIFEST_DEPTH = 4
+MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH = 1 << 20, 4
 
 
 def read_chunk(path: Path) -> dict[str, np.ndarray]:
@@ -412,13 +405,8 @@ def load_rows(out: Path, plan: Plan) -> dict[str, np.ndarray]:
 
 
 def _manifest(spec: SweepSpec, plan: Plan) -> dict:
-    return {
-        "scheme": SCHEME,
-        "parameters": spec.parameters(),
-        "rows": len(plan),
-        "chunks": plan.chunk_count,
-        "plan_sha256": plan.digest(),
-    }
+    return {"scheme": SCHEME, "parameters": spec.parameters(), "rows": len(plan),
+            "chunks": plan.chunk_count, "plan_sha256": plan.digest()}
 
 
 def prepare_directory(
