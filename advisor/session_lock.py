@@ -37,16 +37,17 @@ def lock_path(path: str | os.PathLike) -> Path:
 @contextmanager
 def hold(path: str | os.PathLike) -> Iterator[None]:
     """Hold the session at ``path`` for this process, or raise :class:`SessionInUseError`
-    naming the process that holds it; the session file itself is not touched."""
+    naming the process that holds it; the session file itself is not touched. Where no
+    side file can be made (a missing or read-only folder) nothing is locked."""
     if fcntl is None:
         yield
         return
     side = lock_path(path)
     try:
         fd = os.open(side, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise SessionError(f"{path}: cannot lock it ({reason}: {side})") from None
+    except OSError:  # no folder, or one we may not write in: no coach can save there either,
+        yield  # and the coach's own checks say so in their words
+        return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

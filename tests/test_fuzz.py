@@ -612,7 +612,7 @@ class ProcessFuzzer:
             elif choice == 2:  # garbage
                 raw = bytes(self.rng.randrange(256) for _ in range(self.rng.randrange(1, 400)))
             elif choice == 3:  # another chunk's bytes
-                raw = self.rng.choice(chunks).read_bytes()
+                raw = (self.pristine / self.rng.choice(chunks).name).read_bytes()
             elif choice == 4:  # gone
                 chunk.unlink()
                 continue
