@@ -532,7 +532,9 @@ PROCESS_CHECKS = {
 @dataclass
 class ProcessCase:
     """One real-process case: the command, its environment and standard streams, the files it
-    must leave alone (all in its folder but ``may_change``), and whether it is certainly bad."""
+    must leave alone (all in its folder but ``may_change``, which it may rewrite when it
+    succeeds, or a coach whose output failed after saving what was typed), and whether it is
+    certainly bad."""
 
     args: list[str]
     folder: Path
@@ -640,6 +642,16 @@ class ProcessFuzzer:
         return ProcessCase(args, folder, bad=bad, may_change=names, sweep=True)
 
 
+def _loads_as_session(path: Path) -> bool:
+    from advisor.session import load
+
+    try:
+        load(path)
+    except (ValueError, OSError):
+        return False
+    return True
+
+
 def _summary_results(folder: Path) -> dict | None:
     try:
         data = json.loads((folder / "summary.json").read_text())
@@ -720,10 +732,13 @@ def process_fuzz(seed: int, cases: int, folder: Path, threads: int = 2, progress
         before = snapshot(case.folder)
         code, out, err = run_process_case(case, state)
         after = snapshot(case.folder)
+        # A file it may rewrite may change when it succeeds; a coach's session also when its
+        # output failed (what was typed before is saved), and then it must load as a session.
+        rewrote = code == 0 or case.sweep or case.stdout != "pipe"
         changed = sorted(
             k for k, v in before.items()
-            if after.get(k) != v and not (Path(k).name in case.may_change
-                                          and (code == 0 or case.sweep))
+            if after.get(k) != v and not (Path(k).name in case.may_change and rewrote
+                                          and (case.sweep or _loads_as_session(Path(k))))
         )
         logged = (state / "emissary" / "last-error.log").exists()
         failed = {
