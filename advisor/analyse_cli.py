@@ -8,14 +8,14 @@ import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console, Group
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
 from search.game import TourConfig
 from search.infra import mean_interval, process_pool
 
-from .options import check_seed, check_workers
+from .options import check_seed, check_workers, new_console
 from .tables import progress_bar
 
 if TYPE_CHECKING:  # hindsight loads CP-SAT (ortools), which only this command's run needs
@@ -70,7 +70,7 @@ def analyse(
         data = {"deals": [_deal_json(r) for r in results], "summary": _summary_json(results)}
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return
-    console = Console(highlight=False)
+    console = new_console()
     console.print(deal_view(results[0], config) if deals == 1 else batch_view(results, config))
 
 

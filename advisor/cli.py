@@ -31,6 +31,7 @@ from . import (
     tour_cli,
 )
 from .options import Interrupted, caused_by_interrupt, start_command_clock
+from .streams import OutputPipeClosed, guard_standard_streams, printable, stdout_was_closed
 
 app = typer.Typer(
     name="emissary",
@@ -45,6 +46,7 @@ for group in (sweep_cli, analyse_cli, tour_cli, odds_cli, advise_cli, coach_cli)
 
 SMALLEST_MEMORY_CAP = 16 << 20
 """The least ``--max-memory``: below about 8 MiB ``advise`` could not build its first tables."""
+MEMORY_VARIABLE = "EMISSARY_MAX_MEMORY"
 
 
 @app.callback()
@@ -59,17 +61,20 @@ def _options(
     ] = None,
 ) -> None:
     """Options for every command."""
+    hint = "--max-memory"
+    if max_memory is None:  # the environment variable is checked as the option would be
+        max_memory, hint = os.environ.get(MEMORY_VARIABLE) or None, MEMORY_VARIABLE
     if max_memory is not None:
         from search.infra import parse_bytes, set_memory_limit
 
         try:
             size = parse_bytes(max_memory)
         except ValueError as error:
-            raise typer.BadParameter(str(error), param_hint="--max-memory") from None
+            raise typer.BadParameter(str(error), param_hint=hint) from None
         if size < SMALLEST_MEMORY_CAP:
             raise typer.BadParameter(
                 f"at least {SMALLEST_MEMORY_CAP >> 20}M: a search's first tables take a few MiB",
-                param_hint="--max-memory",
+                param_hint=hint,
             )
         set_memory_limit(size)
 
@@ -86,13 +91,14 @@ def main() -> None:
     :func:`error_log_path`. ``--debug`` as the first argument, or ``EMISSARY_DEBUG=1``,
     shows the traceback instead.
     """
+    guard_standard_streams()
     args = sys.argv[1:]
     debug = os.environ.get("EMISSARY_DEBUG", "") not in ("", "0")
     if args[:1] == [_DEBUG_FLAG]:
         debug, args = True, args[1:]
     try:
         code = app(args=args, prog_name="emissary", standalone_mode=False)
-    except BrokenPipeError:
+    except (BrokenPipeError, OutputPipeClosed):
         _quiet_exit(_BROKEN_PIPE)
     except KeyboardInterrupt:
         _fail("interrupted", INTERRUPTED, prefix="emissary: ")
@@ -125,6 +131,8 @@ def main() -> None:
         _quiet_exit(_BROKEN_PIPE)
     except OSError as error:
         _fail(_os_message(error), 1)
+    if stdout_was_closed():
+        _fail("cannot write the output: standard output is closed", 1)
     if code == INTERRUPTED:
         _fail("interrupted", INTERRUPTED, prefix="emissary: ")
     if isinstance(code, int) and code:
@@ -199,7 +207,7 @@ def _quiet_exit(code: int) -> None:
 
 
 def _fail(message: str, code: int, prefix: str = "emissary: error: ") -> None:
-    first_line = " ".join(message.split())
+    first_line = printable(" ".join(message.split()))
     try:
         sys.stdout.flush()
     except (OSError, ValueError):

@@ -29,6 +29,7 @@ from rich.markup import escape
 from search.firstedition import turn_down_choice
 from search.game import Phase, TourConfig, VisitState, legal_actions, turn_down_choices
 
+from . import session_lock
 from .coach_advice import Adviser
 from .coach_texts import state_text, summary_text, visit_end_text
 from .notation import card_str, cards_str, parse_card, parse_cards, parse_hand, parse_rulers, quote
@@ -293,9 +294,9 @@ class Coach:
         if self.advice:
             label = "advising: " + ("which answer" if visit.phase is Phase.ANSWER else "what now")
             if visit.first_edition:
-                compute = lambda: self.adviser.first_edition_advice(state)  # noqa: E731
+                compute = lambda: self.adviser.first_edition_advice(state)
             else:
-                compute = lambda: self.adviser.move_advice(state)  # noqa: E731
+                compute = lambda: self.adviser.move_advice(state)
             advised = self.adviser.advise(session, label, compute)
             default = advised.default
         self.say(f"Hand: {cards_str(visit.hand, self.ascii)}   wins {visit.wins} of {visit.target}")
@@ -384,18 +385,19 @@ def run(
     the player quits before the tour is set up. ``given``: the options typed for the game
     (see :func:`resume_conflicts`); a saved game they contradict is refused."""
     coach = Coach(path, console, read, advice, time_limit, ascii, given)
-    try:
-        session = coach.open(seed, config)
-    except Quit:
-        coach.say("Nothing entered, nothing saved.")
-        return None
-    while True:
+    with session_lock.hold(path):  # a second coach on the file is refused, the file untouched
         try:
-            return coach.run(session)
-        except _Undo:
-            session = take_back(load(path))
-            save(session, path)
-            coach.say("Took back the last step.")
+            session = coach.open(seed, config)
+        except Quit:
+            coach.say("Nothing entered, nothing saved.")
+            return None
+        while True:
+            try:
+                return coach.run(session)
+            except _Undo:
+                session = take_back(load(path))
+                save(session, path)
+                coach.say("Took back the last step.")
 
 
 def take_back(session: Session) -> Session:

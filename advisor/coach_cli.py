@@ -16,6 +16,7 @@ from .options import (
     ShortOption,
     VariantOption,
     caused_by_interrupt,
+    check_path,
     check_seconds,
     check_seed,
     check_variant,
@@ -57,8 +58,10 @@ def coach(
     from pathlib import Path
 
     from . import coach as coaching
+    from .streams import read_answer
 
     check_seconds(time_limit, "--time-limit")
+    check_path(session, "--session")
     first_edition = check_variant(variant)
     if seed is not None:
         check_seed(seed)
@@ -78,7 +81,7 @@ def coach(
             seed,
             TourConfig(short=short, published_rules=published_rules, first_edition=first_edition),
             console,
-            console.input,
+            lambda prompt: read_answer(prompt, console),
             advice=advice,
             time_limit=time_limit,
             ascii=ascii,

@@ -4,6 +4,7 @@ and the piles. Each check refuses a bad value with a one-line reason naming its 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Annotated
 
@@ -14,6 +15,7 @@ from search.game import Card, CardSet, Suit, TourConfig, TourState, tour_between
 from search.tours import AmbiguousPilesError, place_seen
 
 from .notation import parse_cards, parse_layout, parse_positions, parse_rulers, parse_suits
+from .streams import OutputPipeClosed
 
 AsciiOption = Annotated[bool, typer.Option("--ascii", help="Print suits as letters C D H S.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
@@ -127,10 +129,24 @@ def check_seed(seed: int) -> None:
         raise typer.BadParameter("the seed must be 0 or more", param_hint="--seed")
 
 
+MAX_WORKERS = 256  # processes on one machine; more is a typo (and past 2**31 an overflow)
+
+
 def check_workers(workers: int | None) -> None:
-    """Refuse fewer than one worker."""
+    """Refuse fewer than one worker, or more than :data:`MAX_WORKERS`."""
     if workers is not None and workers < 1:
         raise typer.BadParameter("give at least 1 worker", param_hint="--workers")
+    if workers is not None and workers > MAX_WORKERS:
+        raise typer.BadParameter(
+            f"at most {MAX_WORKERS} workers (this machine has {os.cpu_count() or 1} cores)",
+            param_hint="--workers",
+        )
+
+
+def check_path(text: str | None, option: str) -> None:
+    """Refuse an empty path (``--out ''`` would mean the current folder, unasked)."""
+    if text is not None and not str(text).strip():
+        raise typer.BadParameter("give a file or folder name, not an empty one", param_hint=option)
 
 
 MAX_SECONDS = 7 * 24 * 3600.0  # a week: longer is a typo, and inf or 1e400 would never end
@@ -145,14 +161,27 @@ def check_seconds(seconds: float | None, option: str) -> None:
         )
 
 
+class CommandConsole(Console):
+    """A rich console whose broken pipe (``| head -1``) ends the command with exit 141
+    (:class:`~advisor.streams.OutputPipeClosed`), not rich's own exit 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise OutputPipeClosed
+
+
 def new_console() -> Console:
     """A console for the commands' output (no automatic highlighting)."""
-    return Console(highlight=False)
+    return CommandConsole(highlight=False)
 
 
 def print_json(data: object) -> None:
     """Print ``data`` as indented JSON on stdout."""
-    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+    try:
+        sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise OutputPipeClosed from None
 
 
 def check_variant(variant: str) -> bool:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from search.sweep import (
     DEFAULT_CHUNK_SIZE,
@@ -21,7 +21,15 @@ from search.sweep import (
 )
 
 from .notation import parse_suits, quote
-from .options import Interrupted, check_seconds, check_seed, check_workers
+from .options import (
+    Interrupted,
+    check_path,
+    check_seconds,
+    check_seed,
+    check_workers,
+    new_console,
+)
+from .streams import printable
 from .sweep_tables import comparison_view, summary_view, sweep_progress
 
 
@@ -45,7 +53,7 @@ def jacks_letters(text: str) -> str:
 
 
 def sweep(
-    out: Annotated[Path, typer.Option("--out", help="Directory for the chunks and the summary.")],
+    out: Annotated[str, typer.Option("--out", help="Directory for the chunks and the summary.")],
     abilities: Annotated[
         str, typer.Option("--abilities", help="Jacks in play: 'none' or letters, e.g. HC or HCSD.")
     ] = "none",
@@ -85,6 +93,8 @@ def sweep(
         raise typer.BadParameter("a chunk holds at least 1 row", param_hint="--chunk-size")
     check_seconds(cap, "--cap")
     check_workers(workers)
+    check_path(out, "--out")
+    out = Path(out)
     spec = SweepSpec(
         jacks=jacks_letters(abilities),
         short=short,
@@ -98,19 +108,30 @@ def sweep(
             open_executor(workers or os.cpu_count() or 1, scheduler) as (executor, slots),
             sweep_progress() as tick,
         ):
-            run = run_sweep(spec, out, executor, slots, resume=resume, progress=tick)
+            run = run_sweep(
+                spec, out, executor, slots, resume=resume, progress=tick, notice=_notice
+            )
     except KeyboardInterrupt:
         done, planned = chunk_counts(out)
         raise Interrupted(
             f"interrupted: {done} of {planned} chunks are saved in {out}; continue with --resume"
         ) from None
-    console = Console(highlight=False)
+    console = new_console()
     console.print(summary_view(run.summary, ascii))
     rate = run.hands / run.seconds if run.seconds > 0 else 0.0
     console.print(
         f"solved {run.chunks} chunks, {run.hands:,} hands in {run.seconds:,.1f} s "
         f"({rate:,.0f} hands/s); summary in {out / SUMMARY}"
     )
+
+
+def _notice(message: str) -> None:
+    """A line on stderr about the sweep's files (a damaged chunk solved again)."""
+    try:
+        sys.stderr.write(f"emissary: {printable(message)}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def sweep_report(
@@ -136,7 +157,7 @@ def sweep_report(
         from .sweep_plots import sweep_plots  # matplotlib only when asked for
 
         written = sweep_plots(summaries[0], plots)
-    console = Console(highlight=False)
+    console = new_console()
     if len(summaries) == 1:
         console.print(summary_view(summaries[0], ascii))
     else:

@@ -18,6 +18,7 @@ from .options import (
     PublishedOption,
     ShortOption,
     VariantOption,
+    check_path,
     check_plotting,
     check_seed,
     check_variant,
@@ -108,6 +109,7 @@ def simulate_command(
         )
     check_seed(seed)
     check_workers(workers)
+    check_path(checkpoint, "--checkpoint")
     if resume and checkpoint is None:
         raise typer.BadParameter("--resume needs the --checkpoint file", param_hint="--resume")
     names = [name.strip() for name in policy.split(",") if name.strip()]

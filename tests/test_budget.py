@@ -230,13 +230,14 @@ def test_an_exact_cell_names_the_clock_when_the_clock_stopped_it(monkeypatch, st
 
 
 def test_a_memory_cap_too_small_to_start_a_search_is_one_line(monkeypatch) -> None:
-    """EMISSARY_MAX_MEMORY below what a search's first tables take (--max-memory refuses it):
-    one line naming the cap, exit 1, not an internal error."""
+    """EMISSARY_MAX_MEMORY below what a search's first tables take is refused as --max-memory
+    would be (issue 40): one line naming the variable, exit 2, not an internal error."""
     from tests.conftest import run_subprocess
 
     monkeypatch.setenv("EMISSARY_MAX_MEMORY", "2M")
     done = run_subprocess(["odds", BIG_HAND, "--trump", "H", "--target", "6", "--time-limit", "2"])
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 2, done.stderr
     assert done.stderr.decode() == (
-        "emissary: error: the search would need over 2 MiB (cap 2 MiB); raise --max-memory\n"
+        "emissary: error: Invalid value for EMISSARY_MAX_MEMORY: at least 16M: a search's first "
+        "tables take a few MiB\n"
     )

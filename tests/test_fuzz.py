@@ -188,8 +188,8 @@ class Case:
 class Fuzzer:
     """Builds one case at a time: the arguments and the files they name."""
 
-    KINDS = ["deal", "odds", "odds", "review", "sweep-report", "simulate", "move", "move",
-             "advise", "coach", "analyse"]
+    KINDS = ("deal", "odds", "odds", "review", "sweep-report", "simulate", "move", "move",
+             "advise", "coach", "analyse")
 
     def __init__(self, rng: random.Random, folder: Path, light: bool = False) -> None:
         self.rng = rng
@@ -508,3 +508,298 @@ def test_fuzzed_command_lines_at_length(tmp_path, monkeypatch, capsys) -> None:
     with capsys.disabled():
         print("\n" + report(counts, examples))
     assert all(counts[check] == 0 for check in CHECKS), report(counts, examples)
+
+
+# --- real processes: closed, full and broken streams, damaged sweep files (issue 40) --------
+
+ROOT_ENV = {"PYTHONPATH": str(ROOT), "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8", "COLUMNS": "100"}
+SWEEP_ARGS = ["--sample", "20", "--abilities", "none", "--chunk-size", "5", "--workers", "1"]
+MEMORY_VALUES = {"800M": False, "1.5G": False, "2000000000": False, "": False, "abc": True,
+                 "0": True, "-1": True, "1K": True, "nan": True, "1e400": True, "\x1b": True}
+STDOUTS = ["pipe"] * 3 + ["closed", "full", "broken"]
+STDERRS = ["pipe"] * 3 + ["closed", "full"]
+STDINS = ["text"] * 3 + ["closed", "null", "zero"]
+PROCESS_CHECKS = {
+    "traceback": "tracebacks",
+    "internal error": "internal errors",
+    "exit code": "exit codes outside 0, 1, 2, 141",
+    "bad input accepted": "exit 0 on invalid input",
+    "file changed": "changed protected files",
+    "wrong summary": "resumed sweeps not matching the undamaged summary",
+}
+
+
+@dataclass
+class ProcessCase:
+    """One real-process case: the command, its environment and standard streams, the files it
+    must leave alone (all in its folder but ``may_change``, which it may rewrite when it
+    succeeds, or a coach whose output failed after saving what was typed), and whether it is
+    certainly bad."""
+
+    args: list[str]
+    folder: Path
+    stdin_text: str = ""
+    bad: bool = False
+    env: dict | None = None
+    stdout: str = "pipe"
+    stderr: str = "pipe"
+    stdin: str = "text"
+    may_change: tuple[str, ...] = ()  # file names it may rewrite when it succeeds
+    sweep: bool = False  # a resumed sweep: on success its summary must be the undamaged one
+
+
+class ProcessFuzzer:
+    """Real-process cases over the light commands (the in-process :class:`Fuzzer`'s) and
+    resumed sweeps with damaged chunks and manifests, each under seeded stream states."""
+
+    KINDS = ("deal", "review", "sweep_report", "simulate", "odds", "coach", "sweep", "sweep",
+             "sweep", "memory")
+
+    def __init__(self, rng: random.Random, folder: Path, pristine: Path) -> None:
+        self.rng = rng
+        self.folder = folder
+        self.pristine = pristine  # a finished sweep of SWEEP_ARGS
+        self.inner = Fuzzer(rng, folder, light=True)
+        self.count = 0
+
+    def case(self) -> ProcessCase:
+        self.count += 1
+        folder = self.folder / f"case-{self.count}"
+        folder.mkdir()
+        self.inner.folder = folder
+        kind = self.rng.choice(self.KINDS)
+        if kind == "sweep":
+            case = self.sweep(folder)
+        elif kind == "memory":
+            value = self.rng.choice(sorted(MEMORY_VALUES))
+            case = ProcessCase(["deal", "--seed", "1"], folder, bad=MEMORY_VALUES[value],
+                               env={"EMISSARY_MAX_MEMORY": value})
+        else:
+            made = getattr(self.inner, kind)()
+            if isinstance(made, list):
+                made = Case(made, bad=self.inner._bad)
+            self.inner._bad = False
+            # A process's arguments cannot hold NUL: another control character stands in.
+            args = [arg.replace("\x00", "\x01") for arg in made.args]
+            args += ["--no-advice"] if kind == "coach" else []
+            writes = (made.writes.name,) if made.writes is not None else ()
+            case = ProcessCase(args, folder, made.stdin, made.bad, may_change=writes)
+            if kind == "coach" and made.writes is None:  # a new session file, named in args
+                case.may_change = (Path(args[args.index("--session") + 1]).name,)
+        case.stdout = self.rng.choice(STDOUTS)
+        case.stderr = self.rng.choice(STDERRS)
+        case.stdin = self.rng.choice(STDINS)
+        if case.stdin == "zero" and case.args[0] == "coach":
+            case.bad = True  # an endless line is no answer
+        return case
+
+    def sweep(self, folder: Path) -> ProcessCase:
+        """A copy of the finished sweep with its chunks or manifest damaged, resumed."""
+        out = folder / "sweep"
+        out.mkdir()
+        for path in self.pristine.iterdir():
+            if path.is_file():
+                (out / path.name).write_bytes(path.read_bytes())
+        (out / "summary.json").unlink()
+        chunks = sorted(out.glob("chunk-*.npz"))
+        bad = False
+        for chunk in self.rng.sample(chunks, self.rng.randrange(0, len(chunks) + 1)):
+            raw = chunk.read_bytes()
+            choice = self.rng.randrange(6)
+            if choice == 0:  # a flipped byte
+                at = self.rng.randrange(len(raw))
+                raw = raw[:at] + bytes([raw[at] ^ (1 << self.rng.randrange(8))]) + raw[at + 1 :]
+            elif choice == 1:  # cut short
+                raw = raw[: self.rng.randrange(len(raw))]
+            elif choice == 2:  # garbage
+                raw = bytes(self.rng.randrange(256) for _ in range(self.rng.randrange(1, 400)))
+            elif choice == 3:  # another chunk's bytes
+                raw = (self.pristine / self.rng.choice(chunks).name).read_bytes()
+            elif choice == 4:  # gone
+                chunk.unlink()
+                continue
+            else:  # a few bytes overwritten in the middle
+                at = self.rng.randrange(len(raw))
+                raw = raw[:at] + b"\xff" * 8 + raw[at + 8 :]
+            chunk.write_bytes(raw)
+        manifest = out / "manifest.json"
+        if self.rng.random() < 0.3:
+            original = manifest.read_text()
+            if self.rng.random() < 0.2:
+                content = b"[" * 100_000
+            else:
+                content = mutate_json(self.rng, original)[0]
+            manifest.write_bytes(content)
+            try:
+                bad = json.loads(content) != json.loads(original)
+            except (ValueError, RecursionError):
+                bad = True
+        args = ["sweep", "--out", str(out), *SWEEP_ARGS, "--resume"]
+        if self.rng.random() < 0.1:
+            args += ["--workers", self.rng.choice(["0", "-1", "2147483647", "9" * 30])]
+            bad = True
+        names = tuple(path.name for path in chunks) + ("summary.json",)
+        return ProcessCase(args, folder, bad=bad, may_change=names, sweep=True)
+
+
+def _loads_as_session(path: Path) -> bool:
+    from advisor.session import load
+
+    try:
+        load(path)
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def _summary_results(folder: Path) -> dict | None:
+    try:
+        data = json.loads((folder / "summary.json").read_text())
+    except (OSError, ValueError):
+        return None
+    data.pop("timing", None)
+    return data
+
+
+def run_process_case(case: ProcessCase, state: Path) -> tuple[int, str, str]:
+    """Run ``case`` as a real process; (exit code, stdout, stderr), each stream's text only
+    where it was a pipe."""
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EMISSARY_")}
+    env.update(ROOT_ENV, XDG_STATE_HOME=str(state), **(case.env or {}))
+    closed = [fd for fd, kind in ((0, case.stdin), (1, case.stdout), (2, case.stderr))
+              if kind == "closed"]
+
+    def prepare() -> None:
+        for fd in closed:
+            os.close(fd)
+
+    with contextlib.ExitStack() as files:
+
+        def stream(kind: str):
+            if kind == "text":  # given as input=
+                return None
+            if kind == "pipe":
+                return subprocess.PIPE
+            if kind in ("null", "closed"):  # closed: /dev/null until prepare() closes it
+                return subprocess.DEVNULL
+            if kind == "zero":
+                return files.enter_context(open("/dev/zero", "rb"))
+            if kind == "full":
+                return files.enter_context(open("/dev/full", "wb"))
+            reader, writer = os.pipe()  # broken: its reader is gone before the command starts
+            os.close(reader)
+            return files.enter_context(os.fdopen(writer, "wb"))
+
+        done = subprocess.run(
+            [sys.executable, "-m", "advisor", *case.args], cwd=case.folder, env=env,
+            stdin=stream(case.stdin), stdout=stream(case.stdout), stderr=stream(case.stderr),
+            input=case.stdin_text.encode("utf-8", "surrogateescape") if case.stdin == "text" else None,
+            preexec_fn=prepare, timeout=HANG_SECONDS, check=False,
+        )
+    return done.returncode, _text(done.stdout), _text(done.stderr)
+
+
+def _text(raw: bytes | None) -> str:
+    return (raw or b"").decode("utf-8", "replace")
+
+
+def process_fuzz(seed: int, cases: int, folder: Path, threads: int = 2, progress=None
+                 ) -> tuple[Counter, dict]:
+    """Run ``cases`` seeded real-process cases, ``threads`` at a time; the count of each
+    failed check (and of cases and stream states) and the first examples of each."""
+    import os
+    import subprocess
+    from concurrent.futures import ThreadPoolExecutor
+
+    pristine = folder / "pristine"
+    made = subprocess.run(
+        [sys.executable, "-m", "advisor", "sweep", "--out", str(pristine), *SWEEP_ARGS],
+        env={**os.environ, **ROOT_ENV}, capture_output=True, timeout=HANG_SECONDS,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    whole = _summary_results(pristine)
+    fuzzer = ProcessFuzzer(random.Random(seed), folder, pristine)
+    batch = [fuzzer.case() for _ in range(cases)]
+    counts: Counter = Counter()
+    examples: dict[str, list[str]] = {}
+
+    def one(case: ProcessCase) -> tuple[ProcessCase, dict, str]:
+        state = case.folder / ".state"
+        before = snapshot(case.folder)
+        code, out, err = run_process_case(case, state)
+        after = snapshot(case.folder)
+        # A file it may rewrite may change when it succeeds; a coach's session also when its
+        # output failed (what was typed before is saved), and then it must load as a session.
+        rewrote = code == 0 or case.sweep or case.stdout != "pipe"
+        changed = sorted(
+            k for k, v in before.items()
+            if after.get(k) != v and not (Path(k).name in case.may_change and rewrote
+                                          and (case.sweep or _loads_as_session(Path(k))))
+        )
+        logged = (state / "emissary" / "last-error.log").exists()
+        failed = {
+            "traceback": "Traceback" in out + err,
+            "internal error": "internal error" in err or logged,
+            "exit code": code not in (0, 1, 2, 141) or (code == 141 and case.stdout != "broken"),
+            "bad input accepted": case.bad and code == 0,
+            "file changed": bool(changed),
+            "wrong summary": case.sweep and code == 0
+            and _summary_results(case.folder / "sweep") != whole,
+        }
+        shown = (f"emissary {case.args!r} env={case.env} stdin={case.stdin} stdout={case.stdout} "
+                 f"stderr={case.stderr} exit {code}; stderr: {err[:300]!r}; changed: {changed}")
+        return case, failed, shown
+
+    with ThreadPoolExecutor(threads) as pool:
+        for case, failed, shown in pool.map(one, batch):
+            counts["cases"] += 1
+            counts[f"stdout {case.stdout}"] += 1
+            counts[f"stderr {case.stderr}"] += 1
+            counts[f"stdin {case.stdin}"] += 1
+            counts["sweep cases"] += case.sweep
+            for check, bad in failed.items():
+                if bad:
+                    counts[check] += 1
+                    examples.setdefault(check, []).append(shown)
+            if progress is not None and counts["cases"] % 250 == 0:
+                progress(counts)
+    return counts, examples
+
+
+def process_report(counts: Counter, examples: dict) -> str:
+    """The counts on one line, the stream states on another, then up to 3 examples of each
+    failed check."""
+    lines = [f"process fuzz: {counts['cases']:,} cases ({counts['sweep cases']:,} resumed sweeps); "
+             + "; ".join(f"{what} {counts[check]}" for check, what in PROCESS_CHECKS.items()),
+             "  streams: " + ", ".join(f"{key} {value}" for key, value in sorted(counts.items())
+                                       if key.startswith(("stdout ", "stderr ", "stdin ")))]
+    for check, shown in examples.items():
+        lines += [f"  {check}: {example}" for example in shown[:3]]
+    return "\n".join(lines)
+
+
+def test_fuzzed_processes_with_hurt_streams_and_files(tmp_path, capsys) -> None:
+    """Real processes (issue 40): 8 seeded cases with closed, full or broken standard streams
+    and damaged sweep files end without a traceback or internal error, in exit 0/1/2/141, bad
+    input refused, protected files unchanged, a resumed sweep's summary the undamaged one."""
+    counts, examples = process_fuzz(40, 8, tmp_path)
+    with capsys.disabled():
+        print("\n" + process_report(counts, examples))
+    assert all(counts[check] == 0 for check in PROCESS_CHECKS), process_report(counts, examples)
+
+
+@pytest.mark.slow
+def test_fuzzed_processes_at_length(tmp_path, capsys) -> None:
+    """Real processes: the same checks over 2,000 cases (slow; run with `pytest -m slow`)."""
+    def progress(counts: Counter) -> None:
+        with capsys.disabled():
+            print("\n" + process_report(counts, {}), flush=True)
+
+    counts, examples = process_fuzz(4040, 2_000, tmp_path, progress=progress)
+    with capsys.disabled():
+        print("\n" + process_report(counts, examples))
+    assert all(counts[check] == 0 for check in PROCESS_CHECKS), process_report(counts, examples)

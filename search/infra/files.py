@@ -216,3 +216,49 @@ def _depth(data: Any, max_depth: int) -> int:
                 break
             stack.extend((item, level + 1) for item in value)
     return deepest
+
+
+def read_arrays(
+    path: str | os.PathLike, what: str, max_bytes: int, columns: dict[str, tuple[str, int]]
+) -> dict:
+    """The arrays of the ``.npz`` file ``path`` (a ``what``, e.g. "sweep chunk"): a regular
+    file of at most ``max_bytes``, every member's CRC-32 checked, no pickled objects, and
+    each of ``columns`` present with its dtype kind and number of dimensions
+    (``{"mask": ("u", 1)}``: kind ``u``, ``i``, ``f`` or ``b`` as numpy names them);
+    otherwise :class:`UnreadableFileError` saying in one line, naming the file, what is wrong."""
+    import zipfile
+
+    import numpy as np
+
+    path = Path(path)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise UnreadableFileError(f"{path}: no such {what}") from None
+    except (OSError, ValueError) as error:
+        raise UnreadableFileError(f"{path}: cannot be read: {_reason(error)}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise UnreadableFileError(f"{path}: not a {what} (not a regular file)")
+    if info.st_size > max_bytes:
+        raise UnreadableFileError(f"{path}: too large for a {what} ({info.st_size:,} bytes)")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            broken = archive.testzip()  # reads every member through, checking its CRC
+        if broken is not None:
+            raise UnreadableFileError(f"{path}: damaged {what} (bad checksum in {broken})")
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except UnreadableFileError:
+        raise
+    except Exception as error:  # noqa: BLE001 - zip, zlib and numpy each raise their own
+        reason = _clip(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
+        raise UnreadableFileError(f"{path}: damaged {what} ({reason})") from None
+    for name, (kind, ndim) in columns.items():
+        array = arrays.get(name)
+        if array is None:
+            raise UnreadableFileError(f"{path}: damaged {what} (no {name!r} column)")
+        if array.dtype.kind != kind or array.ndim != ndim:
+            raise UnreadableFileError(
+                f"{path}: damaged {what} ({name!r} holds {array.dtype}, {array.ndim}-D)"
+            )
+    return arrays

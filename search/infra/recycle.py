@@ -45,7 +45,7 @@ class ArrayPool:
             else:
                 array = None
         if array is None:  # zeros come lazily from the system, page by page as the memo fills
-            return np.zeros(shape, dtype) if fill == 0 else np.full(shape, fill, dtype)
+            return _allocate(shape, dtype, fill, self)
         array.fill(fill)
         return array
 
@@ -68,6 +68,28 @@ class ArrayPool:
         with self._lock:
             self._arrays.clear()
             self.nbytes = 0
+
+
+def _allocate(shape: tuple[int, ...], dtype, fill, pool: ArrayPool) -> np.ndarray:
+    """A new array; if the system refuses it (a ``ulimit -v`` below the cap), the pool's
+    arrays are let go and it is asked once more, then the search stops as it would at the
+    cap (:class:`~search.infra.budget.MemoryLimitExceeded`): its caller gives the same
+    bounded answer."""
+    def make() -> np.ndarray:
+        return np.zeros(shape, dtype) if fill == 0 else np.full(shape, fill, dtype)
+
+    try:
+        return make()
+    except MemoryError:
+        pool.clear()
+    try:
+        return make()
+    except MemoryError:
+        size = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+        raise budget.MemoryLimitExceeded(
+            f"the system refused {size >> 20} MiB more for the search "
+            f"(a memory limit below the cap of {budget.memory_limit() >> 20} MiB)"
+        ) from None
 
 
 POOL = ArrayPool()

@@ -60,7 +60,14 @@ from typing import IO
 import numpy as np
 
 from ..game import FULL_MASK
-from ..infra import CannotCreateError, leftover_temp_files, process_pool
+from ..infra import (
+    CannotCreateError,
+    UnreadableFileError,
+    leftover_temp_files,
+    process_pool,
+    read_arrays,
+    read_json,
+)
 from ..infra import write_atomically as write_whole_file
 from ..visit import BudgetExceeded, make_solver
 from .handclasses import HAND_SIZE, canonical_hands, random_hand, role_preserving_permutations
@@ -337,23 +344,49 @@ def write_chunk(out: Path, plan: Plan, result: ChunkResult, targets: tuple[int, 
     write_atomically(chunk_path(out, result.index), lambda stream: np.savez(stream, **columns))
 
 
+CHUNK_COLUMNS = {  # each column's dtype kind and dimensions
+    "mask": ("u", 1), "trump": ("u", 1), "weight": ("i", 1), "sample": ("i", 1),
+    "chance": ("f", 2), "capped": ("b", 1), "targets": ("i", 1), "chunk": ("i", 0),
+    "seconds": ("f", 0),
+}
+MAX_CHUNK_BYTES = 1 << 30  # a chunk of 20,000 rows takes about 2 MB
+MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH = 1 << 20, 4
+
+
 def read_chunk(path: Path) -> dict[str, np.ndarray]:
-    """The columns of a chunk file."""
-    with np.load(path) as data:
-        return {name: data[name] for name in data.files}
+    """The columns of a chunk file, each of its type (:data:`CHUNK_COLUMNS`), every row in
+    each; :class:`~search.infra.UnreadableFileError` naming the file if it is damaged."""
+    columns = read_arrays(path, "sweep chunk", MAX_CHUNK_BYTES, CHUNK_COLUMNS)
+    rows = len(columns["mask"])
+    lengths = {name: len(columns[name]) for name in ("trump", "weight", "sample", "chance", "capped")}
+    if any(length != rows for length in lengths.values()):
+        raise UnreadableFileError(f"{path}: damaged sweep chunk (columns of unequal length)")
+    if columns["chance"].shape[1] != len(columns["targets"]):
+        raise UnreadableFileError(f"{path}: damaged sweep chunk (a chance for each target)")
+    return columns
 
 
-def _chunk_is_whole(out: Path, plan: Plan, index: int) -> bool:
+def chunk_damage(out: Path, plan: Plan, index: int, targets: tuple[int, ...]) -> str | None:
+    """Why chunk ``index`` in ``out`` cannot be kept (unreadable, or not the planned rows);
+    None if it is whole and this sweep's."""
     path = chunk_path(out, index)
-    if not path.exists():
-        return False
     try:
         columns = read_chunk(path)
-    except (OSError, ValueError, KeyError):
-        return False
-    return np.array_equal(columns["mask"], plan.masks[plan.chunk(index)]) and np.array_equal(
-        columns["trump"], plan.trumps[plan.chunk(index)]
+    except UnreadableFileError as error:
+        return str(error)
+    rows = plan.chunk(index)
+    same = (
+        np.array_equal(columns["mask"], plan.masks[rows])
+        and np.array_equal(columns["trump"], plan.trumps[rows])
+        and np.array_equal(columns["weight"], plan.weights[rows])
+        and np.array_equal(columns["sample"], plan.samples[rows])
+        and np.array_equal(columns["targets"], np.array(targets))
+        and int(columns["chunk"]) == index
     )
+    chance = columns["chance"]
+    if same and not bool(np.all(np.isnan(chance) | ((chance >= 0) & (chance <= 1)))):
+        return f"{path}: damaged sweep chunk (a chance outside 0..1)"
+    return None if same else f"{path}: not this sweep's chunk {index} (other rows)"
 
 
 def load_rows(out: Path, plan: Plan) -> dict[str, np.ndarray]:
@@ -372,32 +405,34 @@ def load_rows(out: Path, plan: Plan) -> dict[str, np.ndarray]:
 
 
 def _manifest(spec: SweepSpec, plan: Plan) -> dict:
-    return {
-        "scheme": SCHEME,
-        "parameters": spec.parameters(),
-        "rows": len(plan),
-        "chunks": plan.chunk_count,
-        "plan_sha256": plan.digest(),
-    }
+    return {"scheme": SCHEME, "parameters": spec.parameters(), "rows": len(plan),
+            "chunks": plan.chunk_count, "plan_sha256": plan.digest()}
 
 
-def prepare_directory(out: Path, spec: SweepSpec, plan: Plan, resume: bool) -> set[int]:
-    """Create or check ``out`` for this sweep; return the chunks already done."""
+def prepare_directory(
+    out: Path,
+    spec: SweepSpec,
+    plan: Plan,
+    resume: bool,
+    notice: Callable[[str], None] | None = None,
+) -> set[int]:
+    """Create or check ``out`` for this sweep; return the chunks already done. A chunk file
+    that is damaged or not this sweep's is named to ``notice`` and left to be solved again."""
     manifest = _manifest(spec, plan)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise SweepError(f"cannot create the output directory {out}: {error.strerror}") from None
     path = out / MANIFEST
-    if path.exists():
+    if path.exists() or path.is_symlink():
         if not resume:
             raise SweepError(
                 f"{out} already holds a sweep: add --resume to continue it, or choose another --out"
             )
         try:
-            previous = json.loads(path.read_text())
-        except (OSError, ValueError):
-            raise SweepError(f"{path} is unreadable: choose another --out") from None
+            previous = read_manifest(out)
+        except SweepError as error:
+            raise SweepError(f"{error}: choose another --out") from None
         if previous != manifest:
             raise SweepError(
                 f"{out} holds a sweep with other parameters: {_difference(previous, manifest)}"
@@ -408,7 +443,29 @@ def prepare_directory(out: Path, spec: SweepSpec, plan: Plan, resume: bool) -> s
         write_json(path, manifest)
     for leftover in leftover_temp_files(out):  # a write cut short by a kill; ours by exact name
         leftover.unlink(missing_ok=True)
-    return {k for k in range(plan.chunk_count) if _chunk_is_whole(out, plan, k)}
+    done = set()
+    for index in range(plan.chunk_count):
+        if not chunk_path(out, index).exists():
+            continue
+        damage = chunk_damage(out, plan, index, spec.targets)
+        if damage is None:
+            done.add(index)
+        elif notice is not None:
+            notice(f"{damage}; solving it again")
+    return done
+
+
+def read_manifest(out: Path) -> dict:
+    """The manifest of the sweep in ``out``, read through the checked door; a
+    :class:`SweepError` naming the file if it is no manifest."""
+    path = out / MANIFEST
+    try:
+        data = read_json(path, "sweep manifest", MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH)
+    except UnreadableFileError as error:
+        raise SweepError(str(error)) from None
+    if not isinstance(data, dict) or not isinstance(data.get("parameters"), dict):
+        raise SweepError(f"{path}: not a sweep manifest (no parameters)")
+    return data
 
 
 def _difference(previous: dict, wanted: dict) -> str:
@@ -446,12 +503,14 @@ def run_sweep(
     slots: int,
     resume: bool = False,
     progress: Progress | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> SweepRun:
     """Solve the chunks of ``spec`` not yet in ``out`` with ``executor``, keeping ``slots``
-    chunks in flight; write each as it finishes, then the summary."""
+    chunks in flight; write each as it finishes, then the summary. ``notice`` hears of each
+    chunk file found damaged (and solved again)."""
     started = time.perf_counter()
     plan = make_plan(spec)
-    done = prepare_directory(out, spec, plan, resume)
+    done = prepare_directory(out, spec, plan, resume, notice)
     chunk_hands = [int(plan.weights[plan.chunk(k)].sum()) for k in range(plan.chunk_count)]
     total = sum(chunk_hands)
     hands_done = sum(chunk_hands[k] for k in done)
@@ -490,13 +549,12 @@ def run_sweep(
 def chunk_counts(out: Path) -> tuple[int, int]:
     """(chunk files present, chunks planned) of the sweep in ``out``; (0, 0) before its
     manifest is written."""
-    try:
-        manifest = json.loads((out / MANIFEST).read_text())
-    except (OSError, ValueError, RecursionError):
+    path = out / MANIFEST
+    if not (path.exists() or path.is_symlink()):
         return 0, 0
-    planned = manifest.get("chunks") if isinstance(manifest, dict) else None
+    planned = read_manifest(out).get("chunks")
     if not isinstance(planned, int) or isinstance(planned, bool) or planned < 0:
-        raise SweepError(f"{out / MANIFEST}: not a sweep manifest (no count of chunks)")
+        raise SweepError(f"{path}: not a sweep manifest (no count of chunks)")
     return len(list(out.glob("chunk-*.npz"))), planned
 
 

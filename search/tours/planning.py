@@ -38,9 +38,10 @@ from pathlib import Path
 import numpy as np
 
 from ..game import CARDS, FULL_MASK, CardSet, Stream, TourState
-from ..infra import read_json, write_atomically
+from ..infra import UnreadableFileError, read_arrays, read_json, write_atomically
 
 TABLE_HANDS = 256
+MAX_TABLE_BYTES = 64 << 20  # the packaged table takes under a megabyte
 """Sampled hands in a planning table: the bootstrap interval shrinks as one over its root."""
 
 BOOTSTRAP = 40
@@ -147,15 +148,16 @@ class PlanningTable:
 
     def load(self, path: Path) -> bool:
         """Take the chances from a file saved for this very table; False if it is not one."""
-        try:
-            with np.load(path) as data:
-                same = list(data["meta"]) == list(self._meta()) and list(data["hands"]) == self.hands
-                if not same:
-                    return False
-                for key in self.parts():
-                    self._parts[key] = data[_part_name(key)]
-        except (OSError, KeyError, ValueError):
+        columns = {"meta": (self._meta().dtype.kind, 1), "hands": ("i", 1)}
+        columns.update({_part_name(key): ("f", 2) for key in self.parts()})
+        try:  # every member's checksum and type checked (search.infra.read_arrays)
+            data = read_arrays(path, "planning table", MAX_TABLE_BYTES, columns)
+        except UnreadableFileError:
             return False
+        if list(data["meta"]) != list(self._meta()) or list(data["hands"]) != self.hands:
+            return False
+        for key in self.parts():
+            self._parts[key] = data[_part_name(key)]
         return True
 
     def _meta(self) -> np.ndarray:
