@@ -51,7 +51,9 @@ def _chance_cell(chance: Chance, best: bool, ascii: bool) -> Text:
     text = chance_text(chance, ascii)
     style = BEST_STYLE if best else ("yellow" if chance.kind != "exact" else "")
     mark = "*" if best else " "
-    return Text.assemble((f"{text:>4}", style), mark, (mini_bar(chance.value, width=2, ascii=ascii), "cyan"))
+    return Text.assemble(
+        (f"{text:>4}", style), mark, (mini_bar(chance.value, width=2, ascii=ascii), "cyan")
+    )
 
 
 def advice_reason(advice: VisitAdvice, ascii: bool = False) -> str:
@@ -85,8 +87,10 @@ def too_close_text(advice: VisitAdvice) -> str:
     names = ", ".join(str(k) for k in kingdoms[:-1]) + f" or {kingdoms[-1]}"
     spent = "" if advice.time_limit is None else f" in {advice.time_limit:g} s"
     longer = max(15.0, 5 * (advice.time_limit or 3.0))
-    return (f"Kingdom {names}: too close to call{spent} (cells left to estimates could "
-            f"change the order); --time-limit {longer:g} decides.")
+    return (
+        f"Kingdom {names}: too close to call{spent} (cells left to estimates could "
+        f"change the order); --time-limit {longer:g} decides."
+    )
 
 
 def spend_text(value, ascii: bool = False) -> str:
@@ -105,9 +109,9 @@ def tour_value_name(value) -> str:
 def tour_value_text(value, interval: bool = False) -> str:
     """A tour value (a score, or a percentage for a perfect tour), with its 95% interval."""
     if value.objective == "perfect":
-        show = lambda v: f"{100 * v:.1f}%"  # noqa: E731
+        show = lambda v: f"{100 * v:.1f}%"
     else:
-        show = lambda v: f"{v:.2f}"  # noqa: E731
+        show = lambda v: f"{v:.2f}"
     text = show(value.value)
     if interval:
         text += f" (95% CI {show(value.low)}-{show(value.high)})"
@@ -149,9 +153,7 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
     table.add_column("target", justify="right")
     for column in COLUMNS:
         table.add_column(_column_title(column, ascii), justify="left", no_wrap=True)
-    best = {
-        column: max(k.chance(column).value for k in advice.kingdoms) for column in COLUMNS
-    }
+    best = {column: max(k.chance(column).value for k in advice.kingdoms) for column in COLUMNS}
     for kingdom in advice.kingdoms:
         cells = [
             _chance_cell(kingdom.chance(c), kingdom.chance(c).value >= best[c] - 1e-12, ascii)
@@ -198,9 +200,12 @@ def advise_view(advice: VisitAdvice, tour: TourState, ascii: bool = False) -> Gr
     parts.append(
         Text(
             f"{advice.solves} solves, {advice.estimates} estimates, {advice.seconds:.1f} s"
-            + (f"; the clock stopped {_cuts_text(advice)} before their work was done, so this "
-               "table may differ on another run or machine" if advice.clock_cuts else
-               "; work decided what is exact, so this table repeats"),
+            + (
+                f"; the clock stopped {_cuts_text(advice)} before their work was done, so this "
+                "table may differ on another run or machine"
+                if advice.clock_cuts
+                else "; work decided what is exact, so this table repeats"
+            ),
             style="dim",
         )
     )
@@ -236,5 +241,3 @@ def advise_progress(
             progress.update(task, completed=done, total=total, description=label)
 
         yield update
-
-

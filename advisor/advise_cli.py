@@ -57,7 +57,12 @@ def _distribution_json(distribution) -> dict:
 
 def _tour_value_json(value) -> dict:
     spend = None if value.spend is None else Suit(value.spend).letter  # a supporter it counts on
-    return {"value": value.value, "ci": [value.low, value.high], "objective": value.objective, "spend": spend}
+    return {
+        "value": value.value,
+        "ci": [value.low, value.high],
+        "objective": value.objective,
+        "spend": spend,
+    }
 
 
 def _ci_of(policy: str) -> str:
@@ -71,8 +76,12 @@ def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
     kingdoms = []
     for kingdom in advice.kingdoms:
         estimates = {
-            column: {"ci": list(chance.interval), "ci_of": _ci_of(chance.policy),
-                     "playouts": chance.playouts, "floor": chance.floor}
+            column: {
+                "ci": list(chance.interval),
+                "ci_of": _ci_of(chance.policy),
+                "playouts": chance.playouts,
+                "floor": chance.floor,
+            }
             for column, chance in zip(COLUMNS, kingdom.chances)
             if chance.estimate
         }
@@ -146,8 +155,16 @@ def advise(
     if objective not in ("score", "perfect"):
         raise typer.BadParameter("choose score or perfect", param_hint="--objective")
     first_edition = check_variant(variant)
-    tour = tour_state(rulers, visited, supporters, used_supporters, short, published_rules,
-                       first_edition, jacks_down)
+    tour = tour_state(
+        rulers,
+        visited,
+        supporters,
+        used_supporters,
+        short,
+        published_rules,
+        first_edition,
+        jacks_down,
+    )
     prepare_search(first_edition)  # the first run's compile is not the search's time (issue 38)
     if first_edition:
         from search.firstedition import advise_first_edition
@@ -162,8 +179,14 @@ def advise(
             new_console().print(firstedition_views.advise_view(fe_advice, tour, cards, ascii))
         return
     with advice_tables.advise_progress(tour, ascii, enabled=not as_json) as progress:
-        advice = advise_visit(tour, cards, time_limit=time_limit, progress=progress,
-                              objective=objective, deadline=command_deadline(time_limit))
+        advice = advise_visit(
+            tour,
+            cards,
+            time_limit=time_limit,
+            progress=progress,
+            objective=objective,
+            deadline=command_deadline(time_limit),
+        )
     if as_json:
         print_json(_advice_json(advice, tour))
         return
@@ -266,7 +289,9 @@ def move(
     jacks_down: JacksDownOption = "",
     verdict: Annotated[
         str | None,
-        typer.Option("--verdict", help="First edition: ♣ (won) or ♥ (lost) has settled the waiting debate."),
+        typer.Option(
+            "--verdict", help="First edition: ♣ (won) or ♥ (lost) has settled the waiting debate."
+        ),
     ] = None,
     time_limit: TimeLimitOption = 5.0,
     as_json: JsonOption = False,
@@ -282,8 +307,16 @@ def move(
     """
     check_seconds(time_limit, "--time-limit")
     first_edition = check_variant(variant)
-    tour = tour_state(rulers, visited, supporters, used_supporters, short, published_rules,
-                       first_edition, jacks_down)
+    tour = tour_state(
+        rulers,
+        visited,
+        supporters,
+        used_supporters,
+        short,
+        published_rules,
+        first_edition,
+        jacks_down,
+    )
     if not 1 <= kingdom <= tour.config.kingdoms:
         raise typer.BadParameter(
             f"{kingdom} is not a kingdom: use 1..{tour.config.kingdoms}", param_hint="--kingdom"
@@ -298,12 +331,26 @@ def move(
     if first_edition:
         # no draws that could empty the deck: any split of --seen is as good (place_seen)
         discard_pile, scoring = piles(cards, wins, discard, won_cards, seen, Abilities(), waiting)
-        _first_edition_move(tour, kingdom, cards, scoring, discard_pile, jacks_used, waiting,
-                            commerce, verdict, time_limit, as_json, ascii)
+        _first_edition_move(
+            tour,
+            kingdom,
+            cards,
+            scoring,
+            discard_pile,
+            jacks_used,
+            waiting,
+            commerce,
+            verdict,
+            time_limit,
+            as_json,
+            ascii,
+        )
         return
     if verdict is not None:
-        raise typer.BadParameter("a verdict (♣/♥ settling a debate) exists only in the first edition",
-                                 param_hint="--verdict")
+        raise typer.BadParameter(
+            "a verdict (♣/♥ settling a debate) exists only in the first edition",
+            param_hint="--verdict",
+        )
     used = parse_suits(jacks_used)
     abilities = visit_abilities(tour, kingdom, used)
     discard_pile, scoring = piles(cards, wins, discard, won_cards, seen, abilities, waiting)
@@ -318,15 +365,28 @@ def move(
     new_console().print(move_tables.move_view(advice, tour, ascii))
 
 
-def _first_edition_move(tour, kingdom, cards, scoring, discard_pile, jacks_used, waiting,
-                        commerce, verdict, time_limit, as_json, ascii) -> None:
+def _first_edition_move(
+    tour,
+    kingdom,
+    cards,
+    scoring,
+    discard_pile,
+    jacks_used,
+    waiting,
+    commerce,
+    verdict,
+    time_limit,
+    as_json,
+    ascii,
+) -> None:
     from search.firstedition import rank_first_edition
 
     from . import firstedition_views
     from .firstedition_cli import visit_from_options
 
-    visit = visit_from_options(tour, kingdom, cards, scoring, discard_pile, jacks_used, waiting,
-                               commerce, verdict)
+    visit = visit_from_options(
+        tour, kingdom, cards, scoring, discard_pile, jacks_used, waiting, commerce, verdict
+    )
     with tables.spinner("solving", enabled=not as_json):
         ranked, searched = rank_first_edition(visit, time_limit if time_limit is not None else 5.0)
     if as_json:

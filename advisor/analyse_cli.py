@@ -36,10 +36,20 @@ def register(app: typer.Typer) -> None:
 
 def analyse(
     seed: Annotated[int, typer.Option("--seed", help="The deal (the first one with --deals).")],
-    deals: Annotated[int, typer.Option("--deals", help="Analyse this many deals: seed, seed+1, ...")] = 1,
-    short: Annotated[bool, typer.Option("--short", help="Short tour: 4 Kings, targets 2 4 6 8.")] = False,
+    deals: Annotated[
+        int, typer.Option("--deals", help="Analyse this many deals: seed, seed+1, ...")
+    ] = 1,
+    short: Annotated[
+        bool, typer.Option("--short", help="Short tour: 4 Kings, targets 2 4 6 8.")
+    ] = False,
     workers: Annotated[int, typer.Option("--workers", help="Processes for a batch of deals.")] = 1,
-    play: Annotated[str, typer.Option("--play", help="How blind and hands-known play: advisor (as it ships) or rule (advisor-rule's rule of thumb, quick planning).")] = "advisor",
+    play: Annotated[
+        str,
+        typer.Option(
+            "--play",
+            help="How blind and hands-known play: advisor (as it ships) or rule (advisor-rule's rule of thumb, quick planning).",
+        ),
+    ] = "advisor",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """A seeded deal three ways: blind play, all 8 hands known, every card known."""
@@ -121,13 +131,17 @@ def deal_view(result: DealAnalysis, config: TourConfig) -> Group:
 def _titles(play: str) -> tuple[tuple[str, str], ...]:
     """The three ways, blind and hands known named by the policy that played them."""
     player = PLAYERS[play]
-    return tuple((way, f"{title} ({player})" if way != "clairvoyant" else title) for way, title in WAYS)
+    return tuple(
+        (way, f"{title} ({player})" if way != "clairvoyant" else title) for way, title in WAYS
+    )
 
 
 def batch_view(results: list[DealAnalysis], config: TourConfig) -> Group:
     """Many deals: the mean score three ways with 95% intervals."""
     tour = "short tours" if config.short else "standard tours"
-    table = Table(title=f"{len(results)} deals ({tour}), seeds {results[0].seed}-{results[-1].seed}")
+    table = Table(
+        title=f"{len(results)} deals ({tour}), seeds {results[0].seed}-{results[-1].seed}"
+    )
     table.add_column("play")
     table.add_column("mean score", justify="right")
     table.add_column("95% CI", justify="right")

@@ -151,13 +151,16 @@ class Coach:
             try:
                 text = self.ask(
                     "Tour over: Enter for the review, or 'undo' to take back the last play",
-                    "review", session,
+                    "review",
+                    session,
                 )
             except Quit:  # end of input, or 'quit': nothing is left to play
                 return
             if text.lower() in ("review", "end", "done", "y", "yes"):
                 return
-            self.refuse(f"{quote(text)}: the tour is over; press Enter for the review, or type 'undo'")
+            self.refuse(
+                f"{quote(text)}: the tour is over; press Enter for the review, or type 'undo'"
+            )
 
     def commit(self, session: Session, event: dict) -> Session:
         before = session.replay()
@@ -192,7 +195,8 @@ class Coach:
             if session.mode == "seeded":
                 return [{"type": "hand", "cards": session.next_hand()}]
             return Prompt(
-                f"Visit {number}: the 8 cards you drew", None,
+                f"Visit {number}: the 8 cards you drew",
+                None,
                 lambda text: [{"type": "hand", "cards": [c.ascii() for c in parse_hand(text)]}],
             )
         if phase == "card":
@@ -211,10 +215,13 @@ class Coach:
         """A physical card turning up: the ruler's, or the cards an ability draws, which
         may be typed together on one line ('4C 4S')."""
         if visit.phase is Phase.REVEAL:
+
             def reveal(text: str) -> list[dict]:
                 cards = parse_cards(text)
                 if len(cards) != 1:
-                    raise ValueError(f"the ruler turns up one card, got {len(cards)}: {quote(text)}")
+                    raise ValueError(
+                        f"the ruler turns up one card, got {len(cards)}: {quote(text)}"
+                    )
                 check_unseen(visit, cards[0])
                 return [{"type": "card", "card": cards[0].ascii()}]
 
@@ -236,7 +243,9 @@ class Coach:
             return [{"type": "card", "card": card.ascii()} for card in cards]
 
         if pending > 1:
-            return Prompt(f"The {pending} cards {ability} drew (one line, e.g. '4C 4S')", None, draw)
+            return Prompt(
+                f"The {pending} cards {ability} drew (one line, e.g. '4C 4S')", None, draw
+            )
         return Prompt(f"The card {ability} drew", None, draw)
 
     def _turn_down_prompt(self, session: Session, state) -> Prompt:
@@ -244,7 +253,9 @@ class Coach:
         visit = state.visit
         owed = abs(visit.wins - visit.target)
         choices = turn_down_choices(state.tour, visit)
-        face_up = " ".join(reputation_text(c) for c in dict.fromkeys(c for pick in choices for c in pick))
+        face_up = " ".join(
+            reputation_text(c) for c in dict.fromkeys(c for pick in choices for c in pick)
+        )
         self.say(
             f"Missed kingdom {visit.position} by {owed}: turn {owed} face-up card(s) down "
             f"(Jacks as JC, supporters as KH). Face up: {face_up}"
@@ -252,7 +263,8 @@ class Coach:
         pick = turn_down_choice(visit, choices)
         default = " ".join(reputation_text(c) for c in pick)
         return Prompt(
-            f"Turn down {owed}", default,
+            f"Turn down {owed}",
+            default,
             lambda text: [{"type": "turn_down", "cards": text.replace(",", " ").split()}],
         )
 
@@ -267,19 +279,25 @@ class Coach:
         default = str(tour.unvisited[0])
         if self.advice:
             label = "advising: which kingdom" if tour.config.first_edition else None
-            advised = self.adviser.advise(session, label, lambda: self.adviser.kingdom_advice(tour, hand))
+            advised = self.adviser.advise(
+                session, label, lambda: self.adviser.kingdom_advice(tour, hand)
+            )
             default = advised.default
 
         def parse(text: str) -> list[dict]:
             try:
                 position = int(text)
             except ValueError:
-                raise ValueError(f"{quote(text)} is not a kingdom number: type one of "
-                                 f"{', '.join(map(str, tour.unvisited))}") from None
+                raise ValueError(
+                    f"{quote(text)} is not a kingdom number: type one of "
+                    f"{', '.join(map(str, tour.unvisited))}"
+                ) from None
             if position not in tour.unvisited:
                 won = " (won already)" if position in tour.visited else ""
-                raise ValueError(f"kingdom {position}{won} cannot be visited: unvisited are "
-                                 f"{', '.join(map(str, tour.unvisited))}")
+                raise ValueError(
+                    f"kingdom {position}{won} cannot be visited: unvisited are "
+                    f"{', '.join(map(str, tour.unvisited))}"
+                )
             event = {"type": "kingdom", "position": position}
             if advised is not None:
                 event["advice"] = advised.record(position)
@@ -326,7 +344,9 @@ class Coach:
             elif command == "quit":
                 raise Quit
             elif command == "state":
-                self.say(escape(state_text(session, self.ascii)) if session else "Nothing played yet.")
+                self.say(
+                    escape(state_text(session, self.ascii)) if session else "Nothing played yet."
+                )
             elif command == "undo":
                 if session is None or not session.events:
                     self.say("Nothing to undo.")

@@ -32,9 +32,7 @@ from .plays import default_play, describe
 from .session import Session
 from .warmup import load_kernels
 
-WARM_UP = (
-    "Loading the compiled search (the first run after install compiles it: about a minute)..."
-)
+WARM_UP = "Loading the compiled search (the first run after install compiles it: about a minute)..."
 
 
 @dataclass
@@ -60,7 +58,9 @@ class Adviser:
         self._warm = False
         self._stake_at: tuple = (None, 0.0)  # (visit key, its stake): see _stake
 
-    def advise(self, session: Session, label: str | None, compute: Callable[[], Advised]) -> Advised:
+    def advise(
+        self, session: Session, label: str | None, compute: Callable[[], Advised]
+    ) -> Advised:
         """The advice for the position ``session`` stands at: computed the first time, with
         a spinner, then kept (a typo, 'help', 'state' or an undo back here reuse it)."""
         key = _position_key(session)
@@ -101,12 +101,19 @@ class Adviser:
             best = result.recommended
             costs = {str(p): c for p, c in net_losses(tour, result.kingdoms).items()}
             return Advised(
-                view, str(best),
-                lambda position: {"best": best, "default": best, "costs": costs,
-                                  "played": costs.get(str(position))},
+                view,
+                str(best),
+                lambda position: {
+                    "best": best,
+                    "default": best,
+                    "costs": costs,
+                    "played": costs.get(str(position)),
+                },
                 (f"Advice: kingdom {best}.",),
             )
-        with advice_tables.advise_progress(tour, self.ascii) as progress:  # a bar, as `advise` shows
+        with advice_tables.advise_progress(
+            tour, self.ascii
+        ) as progress:  # a bar, as `advise` shows
             result = advise_visit(tour, hand, time_limit=self.time_limit, progress=progress)
         view = advice_tables.advise_view(result, tour, self.ascii)
         best = result.recommended.position
@@ -114,14 +121,22 @@ class Adviser:
         estimated = [str(k.position) for k in result.kingdoms if k.chance("all").estimate]
         bounded = [str(k.position) for k in result.kingdoms if k.chance("all").kind == "bound"]
         # The choice is made by tour value, so the review prices it by tour value too.
-        values = {str(k.position): k.tour_value.value for k in result.kingdoms
-                  if k.tour_value is not None}
+        values = {
+            str(k.position): k.tour_value.value for k in result.kingdoms if k.tour_value is not None
+        }
         objective = result.recommended.tour_value.objective if values else None
 
         def record(position: int) -> dict:
-            return {"best": best, "default": best, "chances": chances, "estimated": estimated,
-                    "bounded": bounded, "played": chances.get(str(position)),
-                    "tour_values": values, "objective": objective}
+            return {
+                "best": best,
+                "default": best,
+                "chances": chances,
+                "estimated": estimated,
+                "bounded": bounded,
+                "played": chances.get(str(position)),
+                "tour_values": values,
+                "objective": objective,
+            }
 
         return Advised(view, str(best), record, (f"Advice: kingdom {best}.",))
 
@@ -133,8 +148,9 @@ class Adviser:
         visit: VisitState = state.visit
         tour = _tour_for(state)
         jacks_used = [s for s in Suit if s not in visit.jacks]
-        advice = rank_moves(tour, visit.position, position_from_visit(visit), jacks_used,
-                            time_limit=self.time_limit)
+        advice = rank_moves(
+            tour, visit.position, position_from_visit(visit), jacks_used, time_limit=self.time_limit
+        )
         stake = self._stake(tour, visit)
         moves = list(free_first(advice.moves, stake))
         note = _supporter_kept_note(advice.moves, moves, stake, self.ascii)
@@ -144,9 +160,15 @@ class Adviser:
         # The payoff search knows Diplomacy and Politics only (search.tours.supporters): where
         # the likeliest play spends a supporter on one of them and it would keep the point
         # instead, that is its reason. Any other difference is the smaller model's, not a reason.
-        if (by_score is not None and first.source is not None and getattr(by_score, "source", None) is None
-                and first.option.suit in (Suit.HEARTS, Suit.SPADES)):
-            keep = next((m for m in moves if _same_play(_action_of(m, visit), by_score, visit)), None)
+        if (
+            by_score is not None
+            and first.source is not None
+            and getattr(by_score, "source", None) is None
+            and first.option.suit in (Suit.HEARTS, Suit.SPADES)
+        ):
+            keep = next(
+                (m for m in moves if _same_play(_action_of(m, visit), by_score, visit)), None
+            )
             if keep is not None and keep is not first:
                 moves.remove(keep)
                 moves.insert(0, keep)
@@ -172,7 +194,8 @@ class Adviser:
                 "played": None if played is None else played.chance,
                 "estimate": best.estimate or bool(played is not None and played.estimate),
                 "interval": None if best.interval is None else list(best.interval),
-                "played_interval": None if played is None or played.interval is None
+                "played_interval": None
+                if played is None or played.interval is None
                 else list(played.interval),
                 "by_score": by_score_first,
                 # for the review in final-score terms: a win's worth over a loss, and who pays
@@ -196,11 +219,16 @@ class Adviser:
     def first_edition_advice(self, state) -> Advised:
         """A decision advised by expected reputation spent (R5-R7)."""
         visit = state.visit
-        if self._visit_search is None or self._visit_search[0] != (state.visit_number, visit.position):
+        if self._visit_search is None or self._visit_search[0] != (
+            state.visit_number,
+            visit.position,
+        ):
             self._visit_search = ((state.visit_number, visit.position), VisitSearch())
         ranked, searched = rank_first_edition(visit, self.time_limit, self._visit_search[1])
         view = firstedition_views.move_view(ranked, searched, visit, self.ascii)
-        default = describe(ranked[0].action if ranked else default_play(visit, legal_actions(visit)))
+        default = describe(
+            ranked[0].action if ranked else default_play(visit, legal_actions(visit))
+        )
 
         def record(action) -> dict:
             if not ranked:

@@ -70,7 +70,10 @@ def coach(
     given = {
         name: value
         for name, value in (
-            ("seed", seed), ("short", short), ("published_rules", published_rules), ("variant", variant)
+            ("seed", seed),
+            ("short", short),
+            ("published_rules", published_rules),
+            ("variant", variant),
         )
         if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
     }

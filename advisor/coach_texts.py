@@ -84,13 +84,19 @@ def visit_end_text(before, visit: VisitState, after, ascii: bool) -> str:
                 "for the rest of the tour (using it costs its point)."
             )
     else:
-        lines.append(f"Kingdom {visit.position} lost: {visit.wins} debates won, the target was {visit.target}.")
+        lines.append(
+            f"Kingdom {visit.position} lost: {visit.wins} debates won, the target was {visit.target}."
+        )
         if after.failed:
             lines.append("The tour ends here.")
         else:
-            lines.append("Paid for with face-up cards (R7): the kingdom is completed, with no supporter.")
+            lines.append(
+                "Paid for with face-up cards (R7): the kingdom is completed, with no supporter."
+            )
     if spent:
-        lines.append(f"Supporter{'s' if len(spent) > 1 else ''} spent: {' '.join(spent)} (a point each).")
+        lines.append(
+            f"Supporter{'s' if len(spent) > 1 else ''} spent: {' '.join(spent)} (a point each)."
+        )
     lines.append(f"Score so far: {_score_text(after)}.")
     return " ".join(lines)
 
@@ -99,8 +105,10 @@ def summary_text(session: Session, ascii: bool) -> str:
     """The tour in a few lines, before the review: each visit's kingdom and outcome, the
     supporters, the final score."""
     tour = session.replay().tour
-    visits = [f"{v['number']}. kingdom {v['position']} ({v['ruler']}): {v['outcome']}"
-              for v in visit_history(session, ascii)]
+    visits = [
+        f"{v['number']}. kingdom {v['position']} ({v['ruler']}): {v['outcome']}"
+        for v in visit_history(session, ascii)
+    ]
     lines = [
         f"Tour over after {tour.visits} visit{'s' if tour.visits != 1 else ''}"
         + (" (perfect)." if tour.perfect else "."),
@@ -120,8 +128,17 @@ def visit_history(session: Session, ascii: bool = True) -> list[dict]:
             continue
         kind = event.get("type")
         if not visits or (kind == "hand" and visits[-1]["done"]):
-            visits.append({"number": len(visits) + 1, "position": None, "ruler": "?", "target": None,
-                           "outcome": "under way", "decisions": [], "done": False})
+            visits.append(
+                {
+                    "number": len(visits) + 1,
+                    "position": None,
+                    "ruler": "?",
+                    "target": None,
+                    "outcome": "under way",
+                    "decisions": [],
+                    "done": False,
+                }
+            )
         current = visits[-1]
         if kind in DECISION_EVENTS:
             current["decisions"].append((index, event, before, after))
@@ -131,11 +148,16 @@ def visit_history(session: Session, ascii: bool = True) -> list[dict]:
             current["ruler"] = ruler_str(after.visit.ruler, ascii)
         if after is not None and after.visit is not None:
             current["ruler"] = ruler_str(after.visit.ruler, ascii)
-        if after is not None and after.tour.visits > before.tour.visits and after.last_visit is not None:
+        if (
+            after is not None
+            and after.tour.visits > before.tour.visits
+            and after.last_visit is not None
+        ):
             ended = after.last_visit
             current["ruler"] = ruler_str(ended.ruler, ascii)
             current["outcome"] = (
-                f"won ({ended.wins} of {ended.target})" if ended.succeeded
+                f"won ({ended.wins} of {ended.target})"
+                if ended.succeeded
                 else f"lost ({ended.wins} win{'s' if ended.wins != 1 else ''})"
                 + ("" if after.tour.failed else ", paid for (R7)")
             )

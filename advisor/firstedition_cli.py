@@ -31,25 +31,47 @@ def visit_from_options(
     if tour.rulers[kingdom - 1] is None:
         raise typer.BadParameter(f"kingdom {kingdom} is completed already", param_hint="--kingdom")
     if verdict is not None and (verdict not in VERDICTS or waiting is None):
-        raise typer.BadParameter("--verdict is won or lost, with the --ruler-card it settles",
-                                 param_hint="--verdict")
-    taken = [("--hand", hand), ("--won-cards", scoring), ("--discard", discarded),
-             ("--ruler-card", CardSet([waiting]) if waiting else CardSet())]
+        raise typer.BadParameter(
+            "--verdict is won or lost, with the --ruler-card it settles", param_hint="--verdict"
+        )
+    taken = [
+        ("--hand", hand),
+        ("--won-cards", scoring),
+        ("--discard", discarded),
+        ("--ruler-card", CardSet([waiting]) if waiting else CardSet()),
+    ]
     for i, (name, cards) in enumerate(taken):
-        for other, others in taken[i + 1:]:
+        for other, others in taken[i + 1 :]:
             if cards & others:
-                raise typer.BadParameter(f"{next(iter(cards & others)).ascii()} is in both {name} and {other}",
-                                         param_hint=other)
+                raise typer.BadParameter(
+                    f"{next(iter(cards & others)).ascii()} is in both {name} and {other}",
+                    param_hint=other,
+                )
     used = set(parse_suits(jacks_used))
     if used - tour.jacks:
         raise typer.BadParameter(
-            f"J{sorted(used - tour.jacks)[0].letter} was turned down before this visit (--jacks-down)",
-            param_hint="--jacks-used")
-    visit = new_visit(hand, kingdom, tour.config.target(kingdom), tour.rulers,
-                      supporters=tour.unused_supporters, jacks=tour.jacks - used, first_edition=True)
+            f"J{min(used - tour.jacks).letter} was turned down before this visit (--jacks-down)",
+            param_hint="--jacks-used",
+        )
+    visit = new_visit(
+        hand,
+        kingdom,
+        tour.config.target(kingdom),
+        tour.rulers,
+        supporters=tour.unused_supporters,
+        jacks=tour.jacks - used,
+        first_edition=True,
+    )
     out = hand | scoring | discarded | (CardSet([waiting]) if waiting else CardSet())
     phase = Phase.ANSWER if waiting else Phase.DISCARD if commerce else Phase.DECIDE
     if Suit.SPADES in used:
         visit = replace(visit, trump=Suit.SPADES)  # R6: ♠ made spades trump for the visit
-    return replace(visit, deck=CardSet.full() - out, scoring=scoring, discard=discarded,
-                   waiting=waiting, phase=phase, verdict=VERDICTS.get(verdict))
+    return replace(
+        visit,
+        deck=CardSet.full() - out,
+        scoring=scoring,
+        discard=discarded,
+        waiting=waiting,
+        phase=phase,
+        verdict=VERDICTS.get(verdict),
+    )

@@ -64,8 +64,11 @@ def advise_view(advice: FirstEditionAdvice, tour: TourState, hand, ascii: bool =
             f"Visit kingdom {advice.recommended}: expected reputation spent {best.cost:.3f}, "
             f"exact target {100 * best.chance:.1f}% ({advice.seconds:.1f} s)."
         ),
-        Text("hit: P(exact target); miss m: P(missing it by m); ends: P(the miss ends the tour, R7); "
-             "net: the net loss.", style="dim"),
+        Text(
+            "hit: P(exact target); miss m: P(missing it by m); ends: P(the miss ends the tour, R7); "
+            "net: the net loss.",
+            style="dim",
+        ),
         Text(SCORING, style="dim"),
     ]
     if not advice.exact:
@@ -114,7 +117,9 @@ def action_text(ranked: RankedAction, ascii: bool = False) -> str:
     return text
 
 
-def move_view(ranked: list[RankedAction], searched: bool, visit: VisitState, ascii: bool = False) -> Group:
+def move_view(
+    ranked: list[RankedAction], searched: bool, visit: VisitState, ascii: bool = False
+) -> Group:
     waiting = f" · ruler's card {card_str(visit.waiting, ascii)}" if visit.waiting else ""
     table = Table(
         title=f"Kingdom {visit.position} · {visit.wins} won of {visit.target}{waiting} · first edition",

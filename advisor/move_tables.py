@@ -59,8 +59,9 @@ def versus_text(move: Move) -> str:
 
 
 def _wins_table(distribution: Sequence[float], ascii: bool) -> Table:
-    table = Table(title="Wins at the end", title_justify="left",
-                  box=box.ASCII2 if ascii else box.HEAVY_HEAD)
+    table = Table(
+        title="Wins at the end", title_justify="left", box=box.ASCII2 if ascii else box.HEAVY_HEAD
+    )
     table.add_column("wins", justify="right")
     table.add_column("chance", justify="right")
     table.add_column("")
@@ -74,8 +75,10 @@ def _position_lines(advice: MoveAdvice, ascii: bool) -> tuple[Text, Text]:
     ruler's card waiting if any."""
     position = advice.position
     head = Text.assemble(
-        f"Kingdom {advice.kingdom}: ", ruler_text(advice.ruler, ascii),
-        " rules, trump ", suit_text(position.trump, ascii),
+        f"Kingdom {advice.kingdom}: ",
+        ruler_text(advice.ruler, ascii),
+        " rules, trump ",
+        suit_text(position.trump, ascii),
         f", target {position.target}, won so far {position.wins}",
     )
     hand = Text.assemble("Hand ", cards_text(position.hand, ascii))
@@ -124,8 +127,11 @@ def move_view(advice: MoveAdvice, tour: TourState, ascii: bool = False) -> Group
                 style="yellow",
             )
         )
-    table = Table(title="Options, best first", title_justify="left",
-                  box=box.ASCII2 if ascii else box.HEAVY_HEAD)
+    table = Table(
+        title="Options, best first",
+        title_justify="left",
+        box=box.ASCII2 if ascii else box.HEAVY_HEAD,
+    )
     table.add_column("option")
     table.add_column("chance", justify="right")
     table.add_column("loss", justify="right")
@@ -188,7 +194,9 @@ def supporter_gain(move: Move, moves: Sequence[Move]) -> float | None:
     return move.chance - max(free) if free else None
 
 
-def _option_gloss(move: Move, moves: Sequence[Move], advice: MoveAdvice, tour: TourState, ascii: bool) -> str:
+def _option_gloss(
+    move: Move, moves: Sequence[Move], advice: MoveAdvice, tour: TourState, ascii: bool
+) -> str:
     option = move.option
     if option.kind == "debate":
         return "debate now"
@@ -198,7 +206,11 @@ def _option_gloss(move: Move, moves: Sequence[Move], advice: MoveAdvice, tour: T
         return f"answer {card_str(option.card, ascii)}: " + ("wins" if won else "loses")
     if option.kind == "discard":
         return "discard " + cards_str(option.cards, ascii)
-    who = ruler_str(move.source, ascii) if move.source is not None else "J" + suit_str(option.suit, ascii)
+    who = (
+        ruler_str(move.source, ascii)
+        if move.source is not None
+        else "J" + suit_str(option.suit, ascii)
+    )
     text = f"{option.suit.ability} ({who})"
     if move.swap_with is not None:
         text += " brings " + ruler_str(tour.rulers[move.swap_with - 1], ascii)
@@ -255,7 +267,8 @@ def coach_move_view(
     estimated = any(m.estimate for m in moves)
     mark = estimate_mark(ascii)
     best = Text.assemble(
-        ("Advice: ", "bold"), (play_text(first), BEST_STYLE + " bold"),
+        ("Advice: ", "bold"),
+        (play_text(first), BEST_STYLE + " bold"),
         f", {_option_gloss(first, moves, advice, tour, ascii)}, chance ",
         (move_chance_text(first, ascii), "bold"),
         f", spends {_spends(first, moves, ascii)}" if first.source is not None else "",
@@ -282,7 +295,9 @@ def coach_move_view(
             Text(play_text(move), style=BEST_STYLE if index == 0 else ""),
             _option_gloss(move, moves, advice, tour, ascii),
             move_chance_text(move, ascii),
-            "" if loss <= 1e-12 else f"{mark if move.estimate or first.estimate else ''}{100 * loss:.1f}%",
+            ""
+            if loss <= 1e-12
+            else f"{mark if move.estimate or first.estimate else ''}{100 * loss:.1f}%",
         ]
         if estimated:
             cells.append("proven" if move.proven else _interval_text(move.interval))
@@ -294,7 +309,9 @@ def coach_move_view(
         parts.append(Text(f"  ... and {len(moves) - rows} more: any legal play can be typed"))
     legend = "* the advice: Enter plays it. loss: its chance less the option's."
     if any(m.source is not None for m in moves):
-        legend += " spends: a supporter used loses its point; the gain is over the best free option."
+        legend += (
+            " spends: a supporter used loses its point; the gain is over the best free option."
+        )
     parts.append(Text(legend, style="dim"))
     if estimated:
         parts.append(
@@ -303,21 +320,30 @@ def coach_move_view(
                 "from playouts of the lookahead policy after each option (95% CI; as many as "
                 "the time allowed, so a re-run may differ slightly); best play does at least as "
                 "well."
-                + (f" {'>=' if ascii else '≥'} proven: the exact chance of the option followed by "
-                   "best play with some Jacks left unused, above its estimate or shown where "
-                   "the estimate had too few playouts."
-                   if any(m.proven for m in moves[:rows]) else "")
-                + (f" {NO_TIME}: too few playouts in the time and nothing above 0 proven; "
-                   "a longer --time-limit tells."
-                   if any(move_chance_text(m) == NO_TIME for m in moves[:rows]) else ""),
+                + (
+                    f" {'>=' if ascii else '≥'} proven: the exact chance of the option followed by "
+                    "best play with some Jacks left unused, above its estimate or shown where "
+                    "the estimate had too few playouts."
+                    if any(m.proven for m in moves[:rows])
+                    else ""
+                )
+                + (
+                    f" {NO_TIME}: too few playouts in the time and nothing above 0 proven; "
+                    "a longer --time-limit tells."
+                    if any(move_chance_text(m) == NO_TIME for m in moves[:rows])
+                    else ""
+                ),
                 style="yellow",
             )
         )
     spread = ", ".join(
         f"{wins}: {percent_text(p, advice.chance.estimate, ascii)}"
-        for wins, p in enumerate(advice.distribution) if p >= 0.005
+        for wins, p in enumerate(advice.distribution)
+        if p >= 0.005
     )
     if not spread:
         spread = "not estimated (the first option's chance is a proven bound)"
-    parts.append(Text(f"Wins at the end with best play: {spread} ({advice.seconds:.2f} s)", style="dim"))
+    parts.append(
+        Text(f"Wins at the end with best play: {spread} ({advice.seconds:.2f} s)", style="dim")
+    )
     return Group(*parts)

@@ -31,9 +31,15 @@ def register(app: typer.Typer) -> None:
 
 
 def odds(
-    hand: Annotated[str, typer.Argument(help='The 8 cards (or fewer mid-visit), e.g. "AC 6C 3H 8H".')],
-    trump: Annotated[str, typer.Option("--trump", help="Suit of the ruler visited: C D H S or ♣ ♦ ♥ ♠.")],
-    target: Annotated[int, typer.Option("--target", help="Wins needed: the kingdom's number, 1..8.")],
+    hand: Annotated[
+        str, typer.Argument(help='The 8 cards (or fewer mid-visit), e.g. "AC 6C 3H 8H".')
+    ],
+    trump: Annotated[
+        str, typer.Option("--trump", help="Suit of the ruler visited: C D H S or ♣ ♦ ♥ ♠.")
+    ],
+    target: Annotated[
+        int, typer.Option("--target", help="Wins needed: the kingdom's number, 1..8.")
+    ],
     abilities: Annotated[
         str, typer.Option("--abilities", help="Jacks available, e.g. HC; 'none' for none.")
     ] = "HCSD",
@@ -72,7 +78,9 @@ def odds(
         _first_edition_odds(cards, trump, target, abilities, supporters, time_limit, as_json)
         return
     if payoffs is not None:
-        _payoff_odds(cards, trump, target, abilities, supporters, pool, payoffs, time_limit, as_json)
+        _payoff_odds(
+            cards, trump, target, abilities, supporters, pool, payoffs, time_limit, as_json
+        )
         return
     position = make_position(
         cards,
@@ -102,15 +110,20 @@ def parse_payoffs(text: str) -> tuple[float, float, float]:
     except ValueError:
         values = ()
     if len(values) != 3:
-        raise typer.BadParameter("give three numbers: success,failure,cost, e.g. 12.4,7,1",
-                                 param_hint="--payoffs")
+        raise typer.BadParameter(
+            "give three numbers: success,failure,cost, e.g. 12.4,7,1", param_hint="--payoffs"
+        )
     if not all(abs(value) <= MAX_PAYOFF for value in values):  # also refuses nan and inf
-        raise typer.BadParameter(f"each payoff is a number from {-MAX_PAYOFF:,.0f} to {MAX_PAYOFF:,.0f}, "
-                                 "not nan or inf", param_hint="--payoffs")
+        raise typer.BadParameter(
+            f"each payoff is a number from {-MAX_PAYOFF:,.0f} to {MAX_PAYOFF:,.0f}, not nan or inf",
+            param_hint="--payoffs",
+        )
     return values
 
 
-def _payoff_odds(cards, trump, target, abilities, supporters, pool, payoffs, time_limit, as_json) -> None:
+def _payoff_odds(
+    cards, trump, target, abilities, supporters, pool, payoffs, time_limit, as_json
+) -> None:
     """odds --payoffs: the expected payoff of best play, each option's, and the best."""
     import time
 
@@ -120,28 +133,44 @@ def _payoff_odds(cards, trump, target, abilities, supporters, pool, payoffs, tim
     jacks, backers = parse_suits(abilities), parse_suits(supporters)
     counts = Abilities.of(jacks, backers, parse_suits(pool))
     backer_counts = tuple(sum(1 for s in backers if int(s) == i) for i in range(4))
-    solver = PayoffSolver(Payoffs(success, failure, cost, backer_counts),
-                          deadline=time.perf_counter() + time_limit)
+    solver = PayoffSolver(
+        Payoffs(success, failure, cost, backer_counts), deadline=time.perf_counter() + time_limit
+    )
     hand, deck, trump_index = cards.mask, FULL_MASK & ~cards.mask, int(parse_suit(trump))
     pool_key = counts.pool if counts.counts[3] else ()
     try:
         with tables.spinner("solving", enabled=not as_json):
-            options = [(label, solver.option_value(outcomes, target)[0])
-                       for label, outcomes in solver.options(hand, deck, 0, trump_index, counts.counts, pool_key)]
+            options = [
+                (label, solver.option_value(outcomes, target)[0])
+                for label, outcomes in solver.options(
+                    hand, deck, 0, trump_index, counts.counts, pool_key
+                )
+            ]
     except BudgetExceeded:
-        raise typer.BadParameter(f"the payoff search passed {time_limit:g} s: raise it or give fewer "
-                                 "abilities", param_hint="--time-limit") from None
+        raise typer.BadParameter(
+            f"the payoff search passed {time_limit:g} s: raise it or give fewer abilities",
+            param_hint="--time-limit",
+        ) from None
     best = max(options, key=lambda o: o[1])  # the first of equals
-    names = [" ".join(str(part) if not isinstance(part, int) else "CDHS"[part] for part in label)
-             for label, _ in options]
+    names = [
+        " ".join(str(part) if not isinstance(part, int) else "CDHS"[part] for part in label)
+        for label, _ in options
+    ]
     if as_json:
-        print_json({"payoffs": {"success": success, "failure": failure, "supporter_cost": cost},
-                     "expected_payoff": best[1], "best_action": names[options.index(best)],
-                     "options": {name: value for name, (_, value) in zip(names, options)}})
+        print_json(
+            {
+                "payoffs": {"success": success, "failure": failure, "supporter_cost": cost},
+                "expected_payoff": best[1],
+                "best_action": names[options.index(best)],
+                "options": {name: value for name, (_, value) in zip(names, options)},
+            }
+        )
         return
     console = new_console()
-    console.print(f"Expected payoff {best[1]:.4f} (success {success:g}, failure {failure:g}, "
-                  f"{cost:g} a supporter used); best first action: {names[options.index(best)]}")
+    console.print(
+        f"Expected payoff {best[1]:.4f} (success {success:g}, failure {failure:g}, "
+        f"{cost:g} a supporter used); best first action: {names[options.index(best)]}"
+    )
     for name, (_, value) in zip(names, options):
         console.print(f"  {name:10} {value:.4f}")
 
@@ -168,8 +197,14 @@ def _first_edition_odds(cards, trump, target, abilities, supporters, time_limit,
         ) from None
     if as_json:
         print_json(
-            {"variant": "first-edition", "expected_cost": result.cost, "chance": result.chance,
-             "miss": list(result.miss), "states": result.states, "seconds": round(result.seconds, 3)}
+            {
+                "variant": "first-edition",
+                "expected_cost": result.cost,
+                "chance": result.chance,
+                "miss": list(result.miss),
+                "states": result.states,
+                "seconds": round(result.seconds, 3),
+            }
         )
         return
     misses = ", ".join(f"{m}: {100 * p:.2f}%" for m, p in enumerate(result.miss) if p > 0)

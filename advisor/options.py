@@ -35,8 +35,7 @@ JacksDownOption = Annotated[
     ),
 ]
 PublishedOption = Annotated[
-    bool,
-    typer.Option("--published-rules", help="Allow abilities that do nothing (R4)."),
+    bool, typer.Option("--published-rules", help="Allow abilities that do nothing (R4).")
 ]
 RulersOption = Annotated[
     str,
@@ -55,13 +54,12 @@ SupportersOption = Annotated[
     str | None,
     typer.Option(
         "--supporters",
-        help="Unused supporters, e.g. \"Q♥ K♦\". Default: every won ruler not in "
+        help='Unused supporters, e.g. "Q♥ K♦". Default: every won ruler not in '
         "--used-supporters (the won rulers are those lying on no kingdom).",
     ),
 ]
 UsedSupportersOption = Annotated[
-    str,
-    typer.Option("--used-supporters", help="Supporters whose ability is spent, e.g. \"K♠\"."),
+    str, typer.Option("--used-supporters", help='Supporters whose ability is spent, e.g. "K♠".')
 ]
 ObjectiveOption = Annotated[
     str,
@@ -197,7 +195,9 @@ def check_plotting(plot: str) -> None:
     from pathlib import Path
 
     if not plot.lower().endswith(".png"):
-        raise typer.BadParameter("the plot is a PNG file: give a name ending in .png", param_hint="--plot")
+        raise typer.BadParameter(
+            "the plot is a PNG file: give a name ending in .png", param_hint="--plot"
+        )
     folder = Path(plot).resolve().parent
     if not folder.is_dir():
         raise typer.BadParameter(f"no folder {folder} to write the plot in", param_hint="--plot")
@@ -230,8 +230,10 @@ def tour_state(
     config = TourConfig(short=short, published_rules=published_rules, first_edition=first_edition)
     down = frozenset(parse_suits(jacks_down))
     if down and not first_edition:
-        raise typer.BadParameter("Jacks turn face down for good only in the first edition "
-                                 "(--variant first-edition)", param_hint="--jacks-down")
+        raise typer.BadParameter(
+            "Jacks turn face down for good only in the first edition (--variant first-edition)",
+            param_hint="--jacks-down",
+        )
     layout = parse_layout(rulers, config.kingdoms)
     if visited is not None:
         won = parse_positions(visited, config.kingdoms)

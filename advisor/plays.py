@@ -14,11 +14,14 @@ def check_unseen(visit: VisitState, card) -> None:
     if card in visit.deck:
         return
     where = (
-        "is in your hand" if card in visit.hand
-        else "lies in the scoring pile (won cards never return, R1)" if card in visit.scoring
+        "is in your hand"
+        if card in visit.hand
+        else "lies in the scoring pile (won cards never return, R1)"
+        if card in visit.scoring
         else "lies in the discard pile, which returns only once the deck is empty (R1)"
         if card in visit.discard
-        else "is the ruler's card waiting" if card == visit.waiting
+        else "is the ruler's card waiting"
+        if card == visit.waiting
         else None
     )
     where = f" {where}, not in the deck" if where else " is not in the deck"
@@ -54,7 +57,11 @@ def parse_play(text: str, visit: VisitState):
         raise ValueError("no play given: type 'd' to debate, a card, or 'help'")
     head = words[0].lower()
     ability = words[0].upper()
-    is_ability = (len(ability) == 2 and ability[0] == "J" and ability[1] in "HCDS") or ability in ("H", "C", "S")
+    is_ability = (len(ability) == 2 and ability[0] == "J" and ability[1] in "HCDS") or ability in (
+        "H",
+        "C",
+        "S",
+    )
     if visit.phase is Phase.DISCARD:
         need = min(2, len(visit.hand))
         if head in ("d", "debate") or is_ability:
@@ -105,10 +112,14 @@ def check_ability(visit: VisitState, action: UseAbility) -> None:
     name = f"{suit.ability} (J{suit.letter})"
     if action.source is not None:
         if action.source.suit is not suit:
-            raise ValueError(f"{action.source.ascii()} lends {action.source.suit.ability}, not {suit.ability}")
+            raise ValueError(
+                f"{action.source.ascii()} lends {action.source.suit.ability}, not {suit.ability}"
+            )
         if action.source not in visit.supporters:
             unused = " ".join(r.ascii() for r in visit.supporters) or "none"
-            raise ValueError(f"{action.source.ascii()} is not an unused supporter (unused: {unused})")
+            raise ValueError(
+                f"{action.source.ascii()} is not an unused supporter (unused: {unused})"
+            )
     elif suit not in visit.jacks:
         lenders = [r.ascii() for r in visit.supporters if r.suit is suit]
         if lenders:
@@ -116,8 +127,10 @@ def check_ability(visit: VisitState, action: UseAbility) -> None:
                 f"your {suit.letter} Jack is used this visit (each Jack once a visit): to use "
                 f"supporter {lenders[0]} instead, type 'J{suit.letter} {lenders[0]}' (it costs its point)"
             )
-        raise ValueError(f"your {suit.letter} Jack is used this visit (each Jack once a visit), "
-                         f"and no unused supporter lends {suit.ability}")
+        raise ValueError(
+            f"your {suit.letter} Jack is used this visit (each Jack once a visit), "
+            f"and no unused supporter lends {suit.ability}"
+        )
     if visit.published_rules:
         return
     if suit is Suit.SPADES:
@@ -125,11 +138,15 @@ def check_ability(visit: VisitState, action: UseAbility) -> None:
     elif action.target is not None:
         raise ValueError(f"only Politics names a kingdom: type 'J{suit.letter}' alone")
     elif suit is Suit.HEARTS and not visit.hand.has_suit(trump):
-        raise ValueError(f"{name} discards your trumps ({trump.letter}), and you hold none: "
-                         "it would do nothing (allowed only with --published-rules, R4)")
+        raise ValueError(
+            f"{name} discards your trumps ({trump.letter}), and you hold none: "
+            "it would do nothing (allowed only with --published-rules, R4)"
+        )
     elif suit is Suit.CLUBS and not visit.hand.has_suit(Suit.CLUBS):
-        raise ValueError(f"{name} draws a card per club in your hand, and you hold none: "
-                         "it would do nothing (allowed only with --published-rules, R4)")
+        raise ValueError(
+            f"{name} draws a card per club in your hand, and you hold none: "
+            "it would do nothing (allowed only with --published-rules, R4)"
+        )
     elif suit is Suit.CLUBS and not (visit.deck or visit.discard):
         raise ValueError(f"{name} has no card left to draw (R2)")
 
@@ -144,17 +161,22 @@ def _check_politics(visit: VisitState, target: int | None) -> None:
     ]
     allowed = "here: " + ", ".join(choices) if choices else "none can here"
     if target is None:
-        raise ValueError(f"Politics needs the kingdom to swap with, e.g. 'JS 3': one whose ruler is "
-                         f"not of the trump suit {trump}; {allowed}")
+        raise ValueError(
+            f"Politics needs the kingdom to swap with, e.g. 'JS 3': one whose ruler is "
+            f"not of the trump suit {trump}; {allowed}"
+        )
     count = len(visit.rulers)
     if not 1 <= target <= count:
         raise ValueError(f"there is no kingdom {target} (kingdoms 1-{count}); Politics {allowed}")
     ruler = visit.rulers[target - 1]
     if target == visit.position:
-        raise ValueError(f"kingdom {target} is the one you visit; Politics swaps with another: {allowed}")
+        raise ValueError(
+            f"kingdom {target} is the one you visit; Politics swaps with another: {allowed}"
+        )
     if ruler is None:
-        raise ValueError(f"kingdom {target} is won already: Politics swaps with an unvisited "
-                         f"kingdom; {allowed}")
+        raise ValueError(
+            f"kingdom {target} is won already: Politics swaps with an unvisited kingdom; {allowed}"
+        )
     if ruler.suit is visit.trump:
         raise ValueError(
             f"Politics cannot bring {ruler.ascii()} from kingdom {target}: its suit is the trump "

@@ -24,7 +24,9 @@ def score_histograms(results: list[SimulationResult], path: Path) -> None:
         mean = result.mean_score[0]
         axes.bar(
             [score + (index - (len(results) - 1) / 2) * width for score in range(perfect + 1)],
-            shares, width=width, label=f"{result.policy} (mean {mean:.2f})",
+            shares,
+            width=width,
+            label=f"{result.policy} (mean {mean:.2f})",
         )
     tour = "short tour" if results[0].config.short else "standard tour"
     axes.set_title(f"Scores of {results[0].tours} seeded {tour}s, seed {results[0].seed}")

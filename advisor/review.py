@@ -84,8 +84,10 @@ class Review:
             "matched_share": sum(d.matched for d in advised) / len(advised) if advised else 0.0,
             # points of expected final score the advice itself gave away, over the tour
             "advice_loss": sum(max(0.0, d.advice_cost or 0.0) for d in advised),
-            "costliest": [{"visit": d.visit, "number": d.number, "kind": d.kind, "cost": d.loss}
-                          for d in costliest],
+            "costliest": [
+                {"visit": d.visit, "number": d.number, "kind": d.kind, "cost": d.loss}
+                for d in costliest
+            ],
         }
 
 
@@ -100,15 +102,22 @@ def review_of(session: Session, ascii: bool = False) -> Review:
     if tour.over:
         title = f"Review: final score {tour.score} of {tour.config.perfect_score}"
     else:
-        title = (f"Review: tour unfinished (visit {state.visit_number} under way), "
-                 f"score so far {tour.score}")
+        title = (
+            f"Review: tour unfinished (visit {state.visit_number} under way), "
+            f"score so far {tour.score}"
+        )
     visits = []
     for visit in visit_history(session, ascii):
-        where = "kingdom not chosen yet" if visit["position"] is None else (
-            f"kingdom {visit['position']} ({visit['ruler']}, target {visit['target']})")
+        where = (
+            "kingdom not chosen yet"
+            if visit["position"] is None
+            else (f"kingdom {visit['position']} ({visit['ruler']}, target {visit['target']})")
+        )
         header = f"Visit {visit['number']}: {where}: {visit['outcome']}"
-        decisions = [_graded(visit["number"], number, event, before)
-                     for number, (_, event, before, _after) in enumerate(visit["decisions"], start=1)]
+        decisions = [
+            _graded(visit["number"], number, event, before)
+            for number, (_, event, before, _after) in enumerate(visit["decisions"], start=1)
+        ]
         visits.append((header, decisions))
     return Review(title, tour.over, tour.score, visits)
 
@@ -125,37 +134,68 @@ def _graded(visit: int, number: int, event: dict, before) -> Decision:
     if event["type"] == "kingdom":
         shown = "?" if best is None else f"kingdom {best}"
         if "costs" in advice:  # first edition: expected reputation spent beyond the best
-            cost = _difference(_table_entry(advice["costs"], event.get("position")),
-                               _table_entry(advice["costs"], best))
+            cost = _difference(
+                _table_entry(advice["costs"], event.get("position")),
+                _table_entry(advice["costs"], best),
+            )
             return Decision(visit, number, kind, shown, played, cost, "rep", matched=matched)
         inexact = (*(advice.get("estimated") or ()), *(advice.get("bounded") or ()))
         estimate = any(str(p) in inexact for p in (best, event.get("position")))
         if isinstance(advice.get("tour_values"), dict):
             values = advice["tour_values"]
-            cost = _difference(_table_entry(values, best), _table_entry(values, event.get("position")))
+            cost = _difference(
+                _table_entry(values, best), _table_entry(values, event.get("position"))
+            )
             unit = "perfect" if advice.get("objective") == "perfect" else "pts"
-            return Decision(visit, number, kind, shown, played, cost, unit, estimate=estimate,
-                            matched=matched)
+            return Decision(
+                visit, number, kind, shown, played, cost, unit, estimate=estimate, matched=matched
+            )
         # saved before kingdom choices carried their tour values: the visit's chance only
         chance = _difference(_table_entry(advice.get("chances"), best), advice.get("played"))
-        return Decision(visit, number, kind, shown, played, None, chance_cost=chance,
-                        estimate=estimate, matched=matched)
+        return Decision(
+            visit,
+            number,
+            kind,
+            shown,
+            played,
+            None,
+            chance_cost=chance,
+            estimate=estimate,
+            matched=matched,
+        )
     shown = "?" if best is None else str(best)
     if "cost" in advice:  # first edition
         cost = _difference(advice.get("played"), advice["cost"])
         return Decision(visit, number, kind, shown, played, cost, "rep", matched=matched)
     chance = _difference(advice.get("chance"), advice.get("played"))
     estimate = bool(advice.get("estimate"))
-    noise = estimate and chance is not None and chance > 1e-12 and (
-        _inside(advice.get("played"), advice.get("interval"))
-        or _inside(advice.get("chance"), advice.get("played_interval")))
+    noise = (
+        estimate
+        and chance is not None
+        and chance > 1e-12
+        and (
+            _inside(advice.get("played"), advice.get("interval"))
+            or _inside(advice.get("chance"), advice.get("played_interval"))
+        )
+    )
     cost = advice_cost = None
     if _real(advice.get("stake")) and chance is not None:
         spent = int(bool(advice.get("played_spends"))) - int(bool(advice.get("spends")))
         advice_cost = _advice_cost(advice)
         cost = advice["stake"] * chance + spent + (advice_cost or 0.0)
-    return Decision(visit, number, kind, shown, played, cost, chance_cost=chance,
-                    estimate=estimate, noise=noise, matched=matched, advice_cost=advice_cost)
+    return Decision(
+        visit,
+        number,
+        kind,
+        shown,
+        played,
+        cost,
+        chance_cost=chance,
+        estimate=estimate,
+        noise=noise,
+        matched=matched,
+        advice_cost=advice_cost,
+    )
 
 
 def _advice_cost(advice: dict) -> float | None:
@@ -188,25 +228,33 @@ def review_view(session: Session, ascii: bool = False) -> Group:
         table.add_column("advice cost", justify="right")
         for decision in decisions:
             # Texts come from a file anyone can edit: never read them as rich markup.
-            table.add_row(str(decision.number), decision.kind,
-                          "(no advice)" if decision.advice is None else escape(decision.advice),
-                          escape(decision.played), _cost_text(decision, mark),
-                          _advice_cost_text(decision))
+            table.add_row(
+                str(decision.number),
+                decision.kind,
+                "(no advice)" if decision.advice is None else escape(decision.advice),
+                escape(decision.played),
+                _cost_text(decision, mark),
+                _advice_cost_text(decision),
+            )
         parts.append(table)
     parts.append(Text(_summary_text(review), style="bold"))
     unadvised = sum(d.advice is None for d in review.decisions)
     notes = []
     if unadvised:
-        notes.append(f"{unadvised} step{'s' if unadvised != 1 else ''} played with --no-advice: "
-                     "listed, not priced.")
-    notes.append("cost: the expected final score given up against the advice, in points (pts): "
-                 "a kingdom choice by its tour value, a play by the visit's chance it gives up "
-                 "(in brackets) times what winning the visit is worth, and a point for each "
-                 f"supporter spent beyond the advice; {mark} marks a cost from an estimate "
-                 "(Monte Carlo) or a proven lower bound, 'noise' a difference within the "
-                 "estimate's 95% interval. Following the coach's default costs only its "
-                 "advice cost: a supporter's point spent for less than a point of expected final "
-                 "score, charged to the coach's advice and so to the play that followed it.")
+        notes.append(
+            f"{unadvised} step{'s' if unadvised != 1 else ''} played with --no-advice: "
+            "listed, not priced."
+        )
+    notes.append(
+        "cost: the expected final score given up against the advice, in points (pts): "
+        "a kingdom choice by its tour value, a play by the visit's chance it gives up "
+        "(in brackets) times what winning the visit is worth, and a point for each "
+        f"supporter spent beyond the advice; {mark} marks a cost from an estimate "
+        "(Monte Carlo) or a proven lower bound, 'noise' a difference within the "
+        "estimate's 95% interval. Following the coach's default costs only its "
+        "advice cost: a supporter's point spent for less than a point of expected final "
+        "score, charged to the coach's advice and so to the play that followed it."
+    )
     parts.append(Text(" ".join(notes), style="dim"))
     return Group(*parts)
 
@@ -216,14 +264,30 @@ def review_json(session: Session) -> dict:
     ``advice``, ``played``, ``cost`` in expected final score, ``estimate``) and ``summary``
     (``mean_loss``, ``matched_share``, ...)."""
     review = review_of(session, ascii=True)
-    decisions = [{
-        "visit": d.visit, "number": d.number, "kind": d.kind, "advice": d.advice,
-        "played": d.played, "cost": d.loss if d.matched else d.cost, "unit": d.unit,
-        "chance_cost": 0.0 if d.matched else d.chance_cost, "estimate": d.estimate,
-        "noise": d.noise, "matched": d.matched, "advice_cost": d.advice_cost,
-    } for d in review.decisions]
-    return {"title": review.title, "over": review.over, "score": review.score,
-            "decisions": decisions, "summary": review.summary()}
+    decisions = [
+        {
+            "visit": d.visit,
+            "number": d.number,
+            "kind": d.kind,
+            "advice": d.advice,
+            "played": d.played,
+            "cost": d.loss if d.matched else d.cost,
+            "unit": d.unit,
+            "chance_cost": 0.0 if d.matched else d.chance_cost,
+            "estimate": d.estimate,
+            "noise": d.noise,
+            "matched": d.matched,
+            "advice_cost": d.advice_cost,
+        }
+        for d in review.decisions
+    ]
+    return {
+        "title": review.title,
+        "over": review.over,
+        "score": review.score,
+        "decisions": decisions,
+        "summary": review.summary(),
+    }
 
 
 def _advice_cost_text(decision: Decision) -> str:
@@ -264,11 +328,15 @@ def _summary_text(review: Review) -> str:
     unit = {"pts": "pts", "perfect": "of a perfect tour's chance", "rep": "rep"}[summary["unit"]]
     loss = summary["mean_loss"]
     shown = f"{100 * loss:.2f}%" if summary["unit"] == "perfect" else f"{loss:.3f}"
-    text = (f"Summary: {summary['advised']} advised decisions, "
-            f"{100 * summary['matched_share']:.0f}% as advised; mean loss {shown} {unit} a decision")
+    text = (
+        f"Summary: {summary['advised']} advised decisions, "
+        f"{100 * summary['matched_share']:.0f}% as advised; mean loss {shown} {unit} a decision"
+    )
     if summary["costliest"]:
         text += "; costliest: " + ", ".join(
-            f"visit {c['visit']} #{c['number']} ({c['kind']}, {c['cost']:.2f})" for c in summary["costliest"])
+            f"visit {c['visit']} #{c['number']} ({c['kind']}, {c['cost']:.2f})"
+            for c in summary["costliest"]
+        )
     if summary["advice_loss"] > 1e-12:
         text += f"; the advice itself gave away {summary['advice_loss']:.2f} pts"
     return text + "."
@@ -320,8 +388,13 @@ def _difference(best, played) -> float | None:
 
 
 def _inside(value, interval) -> bool:
-    return (_real(value) and isinstance(interval, list) and len(interval) == 2
-            and all(_real(v) for v in interval) and interval[0] <= value <= interval[1])
+    return (
+        _real(value)
+        and isinstance(interval, list)
+        and len(interval) == 2
+        and all(_real(v) for v in interval)
+        and interval[0] <= value <= interval[1]
+    )
 
 
 def _played_text(action: dict) -> str:

@@ -348,7 +348,9 @@ class Session:
             )
         first_edition = config.get("first_edition", False)
         if not isinstance(first_edition, bool):
-            raise SessionError(f"config first_edition must be true or false, got {brief(first_edition)}")
+            raise SessionError(
+                f"config first_edition must be true or false, got {brief(first_edition)}"
+            )
         rulers, events = data.get("rulers"), data.get("events")
         if not isinstance(rulers, list) or not isinstance(events, list):
             raise SessionError("rulers and events must be lists")

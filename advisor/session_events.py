@@ -148,7 +148,9 @@ def check_event(event: Any) -> dict:
         "turn_down": {"cards"},
     }.get(kind)
     if expected is None:
-        raise SessionError(f"unknown event type {brief(kind)}: hand, kingdom, action, card or turn_down")
+        raise SessionError(
+            f"unknown event type {brief(kind)}: hand, kingdom, action, card or turn_down"
+        )
     allowed = expected | {"type"} | ({"advice"} if kind in DECISION_EVENTS else set())
     missing = sorted(expected - event.keys())
     extra = sorted(event.keys() - allowed)
@@ -182,7 +184,9 @@ def _check_advice(advice: Any) -> None:
             raise SessionError(f"advice {key!r} must be two numbers or null, got {brief(value)}")
     for key in ("estimated", "bounded"):
         listed = advice.get(key)
-        if listed is not None and not (isinstance(listed, list) and all(isinstance(v, str) for v in listed)):
+        if listed is not None and not (
+            isinstance(listed, list) and all(isinstance(v, str) for v in listed)
+        ):
             raise SessionError(f"advice {key!r} must list kingdoms like '3', got {brief(listed)}")
     for key in ("played", "chance", "cost", "stake", "free_chance"):
         if advice.get(key) is not None and not _number(advice[key]):
@@ -214,7 +218,9 @@ def parse_reputation_card(text: str) -> Suit | Ruler:
     try:
         return parse_ruler(cleaned)
     except NotationError:
-        raise SessionError(f"{brief(text)} is neither a Jack (like JC) nor a supporter (like KH)") from None
+        raise SessionError(
+            f"{brief(text)} is neither a Jack (like JC) nor a supporter (like KH)"
+        ) from None
 
 
 def reputation_text(card: Suit | Ruler) -> str:

@@ -78,9 +78,7 @@ def guard_standard_streams() -> None:
 def printable(text: str) -> str:
     """``text`` with every control character (an escape, a NUL, a carriage return...) shown
     as its ``\\x..`` code, so a message quoting a path cannot drive the terminal."""
-    return "".join(
-        char if char.isprintable() or char == " " else repr(char)[1:-1] for char in text
-    )
+    return "".join(char if char.isprintable() or char == " " else repr(char)[1:-1] for char in text)
 
 
 def stdout_was_closed() -> bool:
@@ -112,7 +110,9 @@ def read_answer(prompt: str, console) -> str:
     try:
         line = stdin.readline(MAX_LINE + 1)
     except UnicodeDecodeError as error:
-        raise UnreadableInputError(f"standard input is not UTF-8 text (byte {error.start})") from None
+        raise UnreadableInputError(
+            f"standard input is not UTF-8 text (byte {error.start})"
+        ) from None
     except (OSError, ValueError):  # stdin closed under us
         raise EOFError from None
     if not line:

@@ -21,14 +21,7 @@ from search.sweep import (
 )
 
 from .notation import parse_suits, quote
-from .options import (
-    Interrupted,
-    check_path,
-    check_seconds,
-    check_seed,
-    check_workers,
-    new_console,
-)
+from .options import Interrupted, check_path, check_seconds, check_seed, check_workers, new_console
 from .streams import printable
 from .sweep_tables import comparison_view, summary_view, sweep_progress
 

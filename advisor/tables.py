@@ -64,11 +64,16 @@ def kingdom_views(results: list[SimulationResult]) -> list:
     views: list = []
     for result in results:
         if result.visits is None:
-            views.append(Text(f"{result.policy}: no visit records (a checkpoint saved before them)"))
+            views.append(
+                Text(f"{result.policy}: no visit records (a checkpoint saved before them)")
+            )
             continue
         kingdoms = result.config.kingdoms
-        table = Table(title=f"{result.policy}: each kingdom when visited, and at which visit",
-                      box=box.SIMPLE_HEAD, padding=(0, 1))
+        table = Table(
+            title=f"{result.policy}: each kingdom when visited, and at which visit",
+            box=box.SIMPLE_HEAD,
+            padding=(0, 1),
+        )
         short = result.config.short  # targets 2 4 6 8; on the standard tour kingdom n needs n
         for column in ("kingdom", *(("target",) if short else ()), "visits", "hit %", "95% CI"):
             table.add_column(column, justify="right")
@@ -78,12 +83,18 @@ def kingdom_views(results: list[SimulationResult]) -> list:
         for k, (visits, _, rate, low, high) in enumerate(result.kingdom_rates(), start=1):
             shares = [f"{100 * n / result.tours:.0f}" if n else "" for n in order[k - 1]]
             target = (str(result.config.target(k)),) if short else ()
-            rates = (f"{100 * rate:.1f}", f"{100 * low:.1f}–{100 * high:.1f}") if visits else ("–", "")
+            rates = (
+                (f"{100 * rate:.1f}", f"{100 * low:.1f}–{100 * high:.1f}") if visits else ("–", "")
+            )
             table.add_row(str(k), *target, str(visits), *rates, *shares)
         views.append(table)
     if any(result.visits is not None for result in results):
-        views.append(Text("hit %: the visits that won exactly the target (95% Wilson interval). "
-                          "vn: the tours whose n-th visit went to the kingdom, in % of all tours."))
+        views.append(
+            Text(
+                "hit %: the visits that won exactly the target (95% Wilson interval). "
+                "vn: the tours whose n-th visit went to the kingdom, in % of all tours."
+            )
+        )
     return views
 
 
@@ -99,8 +110,11 @@ def comparison_view(results: list[SimulationResult]) -> Group:
         mean, mean_low, mean_high = result.mean_score
         rate, rate_low, rate_high = result.perfect_rate
         summary.add_row(
-            result.policy, f"{mean:.3f}", f"{mean_low:.3f}–{mean_high:.3f}",
-            f"{100 * rate:.2f}%", f"{100 * rate_low:.2f}–{100 * rate_high:.2f}%",
+            result.policy,
+            f"{mean:.3f}",
+            f"{mean_low:.3f}–{mean_high:.3f}",
+            f"{100 * rate:.2f}%",
+            f"{100 * rate_low:.2f}–{100 * rate_high:.2f}%",
         )
     spread = Table(title="Tours by score")
     spread.add_column("score", justify="right")
@@ -156,18 +170,28 @@ def estimate_sentence(result: KingdomResult) -> str:
     low, high = result.interval
     cut = "the exact search ran out of time or memory"
     if result.policy == "lookahead":
-        what = (f"ESTIMATE of the lookahead policy's chance, from {result.playouts} Monte Carlo "
-                f"playouts paired with exact play of its base (95% CI of that policy's chance "
-                f"{percent_cell(low).strip()}–{percent_cell(high).strip()}); {cut}")
+        what = (
+            f"ESTIMATE of the lookahead policy's chance, from {result.playouts} Monte Carlo "
+            f"playouts paired with exact play of its base (95% CI of that policy's chance "
+            f"{percent_cell(low).strip()}–{percent_cell(high).strip()}); {cut}"
+        )
     else:
-        what = (f"ESTIMATE from {result.playouts} Monte Carlo playouts of the {result.policy} "
-                f"fallback policy (95% CI of its success rate {percent_cell(low).strip()}–"
-                f"{percent_cell(high).strip()}); {cut}")
+        what = (
+            f"ESTIMATE from {result.playouts} Monte Carlo playouts of the {result.policy} "
+            f"fallback policy (95% CI of its success rate {percent_cell(low).strip()}–"
+            f"{percent_cell(high).strip()}); {cut}"
+        )
     if result.bound and result.bound >= result.chance:
-        return (f"Chance ≥ {percent_cell(result.bound).strip()} — PROVEN lower bound (the exact "
-                f"chance with some abilities left unused); the policy's own {what}.")
-    proven = (f" Proven lower bound: {percent_cell(result.bound).strip()} (exact, some abilities "
-              "left unused)." if result.bound else "")
+        return (
+            f"Chance ≥ {percent_cell(result.bound).strip()} — PROVEN lower bound (the exact "
+            f"chance with some abilities left unused); the policy's own {what}."
+        )
+    proven = (
+        f" Proven lower bound: {percent_cell(result.bound).strip()} (exact, some abilities "
+        "left unused)."
+        if result.bound
+        else ""
+    )
     return f"Chance ≈ {percent_cell(result.chance).strip()} — {what}. Best play does at least as well.{proven}"
 
 
@@ -175,7 +199,10 @@ def odds_view(position: Position, result: KingdomResult, ascii: bool) -> Group:
     """The chance, the options ranked best first with their loss, and the wins distribution."""
     trump = suit_text(position.trump, ascii)
     head = Text.assemble(
-        "Hand ", cards_text(position.hand, ascii), "  trump ", trump,
+        "Hand ",
+        cards_text(position.hand, ascii),
+        "  trump ",
+        trump,
         f"  target {position.target}",
         f"  (wins so far {position.wins})" if position.wins else "",
     )
@@ -281,5 +308,3 @@ def mini_bar(p: float, width: int = 3, ascii: bool = False) -> str:
 def estimate_mark(ascii: bool) -> str:
     """The one mark of an estimate: ``≈``, or ``~`` in ASCII."""
     return "~" if ascii else "≈"
-
-

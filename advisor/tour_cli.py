@@ -114,7 +114,9 @@ def simulate_command(
         raise typer.BadParameter("--resume needs the --checkpoint file", param_hint="--resume")
     names = [name.strip() for name in policy.split(",") if name.strip()]
     if not names or len(set(names)) != len(names):
-        raise typer.BadParameter("name each policy once, e.g. greedy,advisor", param_hint="--policy")
+        raise typer.BadParameter(
+            "name each policy once, e.g. greedy,advisor", param_hint="--policy"
+        )
     for name in names:
         if name not in POLICIES:
             known = ", ".join(sorted(POLICIES))
@@ -135,11 +137,18 @@ def simulate_command(
         raise BatchError(f"{checkpoint}: no such folder {str(Path(checkpoint).parent)!r}")
     config = TourConfig(short=short, published_rules=published_rules, first_edition=first_edition)
     total = tours * len(names)
-    with tables.progress_bar(total, f"{policy} tours", enabled=not as_json and total >= 100) as tick:
+    with tables.progress_bar(
+        total, f"{policy} tours", enabled=not as_json and total >= 100
+    ) as tick:
         try:
             results = run_batch(
-                names, tours, seed, config, workers,
-                Path(checkpoint) if checkpoint else None, resume,
+                names,
+                tours,
+                seed,
+                config,
+                workers,
+                Path(checkpoint) if checkpoint else None,
+                resume,
                 progress=lambda done, _: tick(done),
             )
         except BatchError as error:
@@ -148,8 +157,10 @@ def simulate_command(
             if checkpoint is None:
                 said = "nothing saved (no --checkpoint)"
             else:
-                said = (f"{stop.saved:,} of {stop.total:,} tours saved in {checkpoint}; continue "
-                        "with the same command and --resume")
+                said = (
+                    f"{stop.saved:,} of {stop.total:,} tours saved in {checkpoint}; continue "
+                    "with the same command and --resume"
+                )
             raise Interrupted(f"interrupted: {said}") from None
     if plot is not None:
         from .plots import score_histograms

@@ -19,8 +19,10 @@ from .options import delay_command_clock
 ANNOUNCE_AFTER = 3.0
 """Seconds of loading after which the user is told the kernels are being compiled, where
 numba's cache cannot say beforehand (loading takes well under this, even on a busy machine)."""
-ANNOUNCEMENT = ("emissary: compiling the search kernels (once after install; later runs "
-                "load them at once); the time limit starts after this...")
+ANNOUNCEMENT = (
+    "emissary: compiling the search kernels (once after install; later runs "
+    "load them at once); the time limit starts after this..."
+)
 
 
 def load_kernels(first_edition: bool = False) -> None:

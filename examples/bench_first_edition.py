@@ -37,7 +37,10 @@ CASES = {
 
 
 def hands(count: int, size: int = 8) -> list[int]:
-    return [CardSet(Stream(2026, "bench-first-edition", i).shuffle(CARDS)[:size]).mask for i in range(count)]
+    return [
+        CardSet(Stream(2026, "bench-first-edition", i).shuffle(CARDS)[:size]).mask
+        for i in range(count)
+    ]
 
 
 def timed(solver_class, hand: int, abil: tuple) -> tuple[float, int]:
@@ -52,20 +55,32 @@ def timed(solver_class, hand: int, abil: tuple) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20)
-    parser.add_argument("--reference-hands", type=int, default=None,
-                        help="reference hands per case (default: 10, 5, 3, 2, none)")
+    parser.add_argument(
+        "--reference-hands",
+        type=int,
+        default=None,
+        help="reference hands per case (default: 10, 5, 3, 2, none)",
+    )
     args = parser.parse_args()
     timed(FastFirstEditionSolver, hands(1, 3)[0], (1, 1, 1, 1))  # load the compiled kernel
     print(f"{args.hands} seeded hands, trump clubs, every target at once, one core")
-    print(f"{'abilities':28} {'kernel median':>13} {'p95':>8} {'states':>9} {'reference':>10} {'ratio':>7}")
+    print(
+        f"{'abilities':28} {'kernel median':>13} {'p95':>8} {'states':>9} {'reference':>10} {'ratio':>7}"
+    )
     for name, (abil, size, default_count) in CASES.items():
         sample = hands(args.hands, size)
         runs = [timed(FastFirstEditionSolver, hand, abil) for hand in sample]
         seconds = sorted(s for s, _ in runs)
         p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))]
-        count = default_count if args.reference_hands is None or not default_count else args.reference_hands
-        line = (f"{name:28} {1000 * statistics.median(seconds):10.1f} ms {1000 * p95:5.0f} ms "
-                f"{int(statistics.median(st for _, st in runs)):9d}")
+        count = (
+            default_count
+            if args.reference_hands is None or not default_count
+            else args.reference_hands
+        )
+        line = (
+            f"{name:28} {1000 * statistics.median(seconds):10.1f} ms {1000 * p95:5.0f} ms "
+            f"{int(statistics.median(st for _, st in runs)):9d}"
+        )
         if count:
             reference = sum(timed(FirstEditionSolver, hand, abil)[0] for hand in sample[:count])
             kernel = sum(s for s, _ in runs[:count])

@@ -33,16 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from search.game import FULL_MASK, Stream  # noqa: E402
-from search.infra.budget import set_memory_limit  # noqa: E402
-from search.visit import make_solver, warm_up  # noqa: E402
-from search.visit.fastplay import (  # noqa: E402
-    MirroredPolicy,
-    SplitMixStream,
-    compiled_playouts,
-    playout_seed,
-)
-from search.visit.lookahead import (  # noqa: E402
+from search.game import FULL_MASK, Stream
+from search.infra.budget import set_memory_limit
+from search.visit import make_solver, warm_up
+from search.visit.fastplay import MirroredPolicy, SplitMixStream, compiled_playouts, playout_seed
+from search.visit.lookahead import (
     LookaheadPolicy,
     paired_difference,
     paired_estimate,
@@ -93,34 +88,55 @@ def bench_hand(index: int, args) -> dict:
         suits, base_value = policy.base(state, target)
         base = LookaheadPolicy(solver, [suits], seed=index, scratch=scratch, fixed=True)
         started = time.perf_counter()
-        wins, _ = compiled_playouts(policy, None, state, target, index, 0, head) if head else ([], [])
+        wins, _ = (
+            compiled_playouts(policy, None, state, target, index, 0, head) if head else ([], [])
+        )
         head_seconds += time.perf_counter() - started
         rest, _ = compiled_playouts(policy, None, state, target, index, head, args.playouts - head)
         wins += rest
         policy_seconds += time.perf_counter() - started
         started = time.perf_counter()
-        _, base_wins = compiled_playouts(LookaheadPolicy(solver, [suits], seed=index, scratch=scratch,
-                                                         fixed=True), base, state, target, index, 0,
-                                         args.playouts)
+        _, base_wins = compiled_playouts(
+            LookaheadPolicy(solver, [suits], seed=index, scratch=scratch, fixed=True),
+            base,
+            state,
+            target,
+            index,
+            0,
+            args.playouts,
+        )
         base_seconds += time.perf_counter() - started
-        value, _ = paired_estimate(base_value, [(w == target, b == target) for w, b in zip(wins, base_wins)])
+        value, _ = paired_estimate(
+            base_value, [(w == target, b == target) for w, b in zip(wins, base_wins)]
+        )
         gains.append(value - base_value)
         if timed_python:
-            mirrored = MirroredPolicy(python_solver, python_roots, seed=index, scratch=python_scratch)
+            mirrored = MirroredPolicy(
+                python_solver, python_roots, seed=index, scratch=python_scratch
+            )
             mirrored.tidy()  # as lookahead_playouts does between batches
             started = time.perf_counter()
             for i in range(head):
-                won = play_lookahead(mirrored, state, target, SplitMixStream(playout_seed(index, i)))
+                won = play_lookahead(
+                    mirrored, state, target, SplitMixStream(playout_seed(index, i))
+                )
                 same += won == wins[i]
                 pairs[0].append(won == target)
                 pairs[1].append(wins[i] == target)
             python_seconds += time.perf_counter() - started
             python_count += head
-    return {"solve": solved, "roots": roots, "rate": 8 * args.playouts / policy_seconds,
-            "base_rate": 8 * args.playouts / base_seconds, "gains": gains, "same": same,
-            "pairs": pairs, "python_rate": python_count / python_seconds if python_count else None,
-            "head_rate": python_count / head_seconds if python_count else None,
-            "python_count": python_count}
+    return {
+        "solve": solved,
+        "roots": roots,
+        "rate": 8 * args.playouts / policy_seconds,
+        "base_rate": 8 * args.playouts / base_seconds,
+        "gains": gains,
+        "same": same,
+        "pairs": pairs,
+        "python_rate": python_count / python_seconds if python_count else None,
+        "head_rate": python_count / head_seconds if python_count else None,
+        "python_count": python_count,
+    }
 
 
 def main() -> None:
@@ -131,8 +147,12 @@ def main() -> None:
     parser.add_argument("--python-hands", type=int, default=2, help="hands also played in Python")
     parser.add_argument("--python-playouts", type=int, default=10, help="Python playouts a target")
     parser.add_argument("--cap", type=float, default=60.0, help="seconds for the restrictions")
-    parser.add_argument("--memory", type=float, default=6.0,
-                        help="GiB all memos may hold (two solvers a hand when timing Python)")
+    parser.add_argument(
+        "--memory",
+        type=float,
+        default=6.0,
+        help="GiB all memos may hold (two solvers a hand when timing Python)",
+    )
     args = parser.parse_args()
     set_memory_limit(int(args.memory * (1 << 30)))
     warm_up()  # load the kernel, playouts included, outside the timings
@@ -144,9 +164,11 @@ def main() -> None:
         rates.append(result["rate"])
         base_rates.append(result["base_rate"])
         gains.extend(result["gains"])
-        line = (f"hand {index:3d}: roots {','.join(''.join('CDHS'[s] for s in r) for r in result['roots']):8} "
-                f"solve {result['solve']:6.2f} s, compiled {result['rate']:8.0f} playouts/s "
-                f"(base alone {result['base_rate']:8.0f}/s)")
+        line = (
+            f"hand {index:3d}: roots {','.join(''.join('CDHS'[s] for s in r) for r in result['roots']):8} "
+            f"solve {result['solve']:6.2f} s, compiled {result['rate']:8.0f} playouts/s "
+            f"(base alone {result['base_rate']:8.0f}/s)"
+        )
         if result["python_rate"]:
             python_rates.append(result["python_rate"])
             head_rates.append(result["head_rate"])
@@ -154,24 +176,35 @@ def main() -> None:
             count += result["python_count"]
             python_pairs[0].extend(result["pairs"][0])
             python_pairs[1].extend(result["pairs"][1])
-            line += (f"; first {args.python_playouts} a target: compiled {result['head_rate']:6.1f}/s, "
-                     f"Python {result['python_rate']:6.1f}/s")
+            line += (
+                f"; first {args.python_playouts} a target: compiled {result['head_rate']:6.1f}/s, "
+                f"Python {result['python_rate']:6.1f}/s"
+            )
         print(line, flush=True)
     print()
     print(f"{args.hands} hands x 8 targets, {args.playouts} compiled playouts a target")
-    print(f"compiled lookahead policy: median {statistics.median(rates):.0f} playouts/s on one core "
-          f"(min {min(rates):.0f}, max {max(rates):.0f})")
+    print(
+        f"compiled lookahead policy: median {statistics.median(rates):.0f} playouts/s on one core "
+        f"(min {min(rates):.0f}, max {max(rates):.0f})"
+    )
     if python_rates:
         ratio = statistics.median(head_rates) / statistics.median(python_rates)
         difference, (low, high) = paired_difference(*python_pairs)
-        print(f"first {args.python_playouts} playouts a target on {len(python_rates)} hands, each "
-              f"from cold memos: compiled median {statistics.median(head_rates):.1f}/s, Python "
-              f"{statistics.median(python_rates):.1f}/s; compiled/Python {ratio:.2f}x")
-        print(f"same deck orders: {same} of {count} playouts ended with the same wins; success "
-              f"rate Python - compiled {100 * difference:+.2f} pp (95% CI {100 * low:+.2f} to "
-              f"{100 * high:+.2f})")
-    print(f"gain of the policy over its exact base: mean {100 * statistics.fmean(gains):+.2f} pp over "
-          f"{len(gains)} targets", flush=True)
+        print(
+            f"first {args.python_playouts} playouts a target on {len(python_rates)} hands, each "
+            f"from cold memos: compiled median {statistics.median(head_rates):.1f}/s, Python "
+            f"{statistics.median(python_rates):.1f}/s; compiled/Python {ratio:.2f}x"
+        )
+        print(
+            f"same deck orders: {same} of {count} playouts ended with the same wins; success "
+            f"rate Python - compiled {100 * difference:+.2f} pp (95% CI {100 * low:+.2f} to "
+            f"{100 * high:+.2f})"
+        )
+    print(
+        f"gain of the policy over its exact base: mean {100 * statistics.fmean(gains):+.2f} pp over "
+        f"{len(gains)} targets",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

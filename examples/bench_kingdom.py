@@ -101,7 +101,10 @@ def time_product(index, hand, trump, pool, abilities, cap):
     counts = dict(zip((Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES), abilities))
     jacks = [suit for suit, n in counts.items() if n]
     position = make_position(
-        CardSet(hand), Suit(trump), 1 + index % 8, jacks=jacks,
+        CardSet(hand),
+        Suit(trump),
+        1 + index % 8,
+        jacks=jacks,
         pool=[Suit(s) for s in pool] if abilities[3] else (),
     )
     solver = make_fast_solver(time.perf_counter() + cap)
@@ -200,7 +203,9 @@ def main() -> None:
     print(header)
     for name in names:
         with context.Pool(1) as pool:
-            result = pool.apply(run_set, (name, args.hands, args.baseline_hands, args.cap, args.kernel))
+            result = pool.apply(
+                run_set, (name, args.hands, args.baseline_hands, args.cap, args.kernel)
+            )
         median, p95 = summarise(result["times"], args.cap)
         capped = sum(t is None for t in result["times"])
         naive_median, _ = summarise(result["naive"], args.cap)
@@ -214,8 +219,11 @@ def main() -> None:
         ratio = f"{statistics.median(result['ratios']):.2f}x" if result["ratios"] else "n/a"
         kernel_s = [t if t is not None else args.cap for t in result["times"]]
         product_s = [t if t is not None else args.cap for t in result["products"]]
-        of_medians = (f"{statistics.median(product_s) / statistics.median(kernel_s):.2f}x"
-                      if product_s else "n/a")
+        of_medians = (
+            f"{statistics.median(product_s) / statistics.median(kernel_s):.2f}x"
+            if product_s
+            else "n/a"
+        )
         memory = result["over_memory"]
         print(
             f"{name:16} {median:>10} {p95:>10} {capped:>7} {memory['kernel']:>4} {states:>11,.0f} "

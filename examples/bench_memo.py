@@ -74,6 +74,7 @@ def timed_growth(grow):
             grow(self, status)
         finally:
             GROWING[0] += time.perf_counter() - started
+
     return wrapper
 
 
@@ -82,7 +83,9 @@ def play(args) -> tuple[float, float, list[str]]:
     planning._hand_chances.cache_clear()  # each round solves every hand itself
     GROWING[0] = 0.0
     started = time.perf_counter()
-    _, visits = play_chunk("advisor", TourConfig(short=args.short), args.seed, args.first, args.first + args.tours)
+    _, visits = play_chunk(
+        "advisor", TourConfig(short=args.short), args.seed, args.first, args.first + args.tours
+    )
     return time.perf_counter() - started, GROWING[0], visits
 
 
@@ -100,8 +103,10 @@ def compare(label: str, rounds: int, run, before: tuple, after: tuple) -> None:
                 sys.exit(f"{label}: the two settings gave different results")
             extra = f"  ({rest[0]:.2f} s growing memos)" if len(rest) > 1 else ""
             print(f"  round {round_}  {name(setting):<22} {seconds:8.2f} s{extra}")
-    print(f"  {label}: {name(before)} {totals[before]:.1f} s, {name(after)} {totals[after]:.1f} s: "
-          f"{totals[before] / totals[after]:.2f}x, the same results")
+    print(
+        f"  {label}: {name(before)} {totals[before]:.1f} s, {name(after)} {totals[after]:.1f} s: "
+        f"{totals[before] / totals[after]:.2f}x, the same results"
+    )
 
 
 def name(setting: tuple) -> str:
@@ -121,7 +126,9 @@ def main() -> None:
     warm_up()
     if args.solves:
         cases = problems(args.solves, args.seed)
-        print(f"{args.solves} seeded solves of one hand, one set each, {WORK // 10**6} M lookups at most:")
+        print(
+            f"{args.solves} seeded solves of one hand, one set each, {WORK // 10**6} M lookups at most:"
+        )
         compare("solves", args.rounds, lambda: solve_all(cases), (True, False), (True, True))
     if args.tours:
         kernel.FastKingdomSolver._grow = timed_growth(kernel.FastKingdomSolver._grow)

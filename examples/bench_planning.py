@@ -30,7 +30,9 @@ NO_JACKS = (0, 0, 0, 0)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000)
-    parser.add_argument("--big", type=int, default=50_000, help="hands in the large looked-up table")
+    parser.add_argument(
+        "--big", type=int, default=50_000, help="hands in the large looked-up table"
+    )
     parser.add_argument("--sweep", default="sweeps/none")
     args = parser.parse_args()
     PlanningTable(hands=1, sets=(NO_JACKS,)).fill()  # load the compiled kernel outside the timings
@@ -48,19 +50,29 @@ def main() -> None:
     lookup_seconds = time.perf_counter() - started
 
     gap = max(
-        float(np.nanmax(np.abs(solved.chances(t, frozenset())[:, 1:] - looked_up.chances(t, frozenset())[:, 1:])))
+        float(
+            np.nanmax(
+                np.abs(
+                    solved.chances(t, frozenset())[:, 1:] - looked_up.chances(t, frozenset())[:, 1:]
+                )
+            )
+        )
         for t in range(4)
     )
     print(f"{args.hands} hands x 4 trumps x 8 targets, no ability")
     print(f"  solved:    {solve_seconds:8.2f} s")
     print(f"  looked up: {lookup_seconds:8.3f} s  (+ {load_seconds:.1f} s to load the sweep once)")
-    print(f"  speed-up:  {solve_seconds / lookup_seconds:8.0f}x  ({solve_seconds / (lookup_seconds + load_seconds):.1f}x with the load)")
+    print(
+        f"  speed-up:  {solve_seconds / lookup_seconds:8.0f}x  ({solve_seconds / (lookup_seconds + load_seconds):.1f}x with the load)"
+    )
     print(f"  largest difference: {gap:.1e}")
 
     kingdoms = TourPlanner(solved).kingdoms_of(Deal(5).tour())
     for name, table in (("solved", solved), ("looked up", looked_up)):
         value = TourPlanner(table).value(kingdoms)
-        print(f"  tour value of deal 5's layout, {name:9}: {value.value:.4f} (95% CI {value.low:.4f}-{value.high:.4f})")
+        print(
+            f"  tour value of deal 5's layout, {name:9}: {value.value:.4f} (95% CI {value.low:.4f}-{value.high:.4f})"
+        )
     started = time.perf_counter()
     big = PlanningTable.from_sweep(lookup, hands=args.big)
     value = TourPlanner(big).value(kingdoms)

@@ -61,10 +61,14 @@ def solve_cells(tour, hand, shared: bool) -> tuple[float, int, list]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=lambda s: [int(x) for x in s.split(",")], default=[1, 2, 3, 4, 5])
+    parser.add_argument(
+        "--seeds", type=lambda s: [int(x) for x in s.split(",")], default=[1, 2, 3, 4, 5]
+    )
     args = parser.parse_args()
     warm_up()
-    print(f"{'deal':>4} {'per set s':>10} {'per trump s':>12} {'ratio':>6} {'states':>10} {'shared':>10}")
+    print(
+        f"{'deal':>4} {'per set s':>10} {'per trump s':>12} {'ratio':>6} {'states':>10} {'shared':>10}"
+    )
     ratios = []
     for seed in args.seeds:
         tour, hand = first_visit(seed)
@@ -74,11 +78,16 @@ def main() -> None:
         if gap > TOLERANCE:
             raise SystemExit(f"deal {seed}: the shared memo changed a value by {gap:.2e}")
         ratios.append(shared / alone)
-        print(f"{seed:>4} {alone:>10.2f} {shared:>12.2f} {shared / alone:>6.2f} "
-              f"{alone_states:>10,} {shared_states:>10,}  largest gap {gap:.1e}", flush=True)
+        print(
+            f"{seed:>4} {alone:>10.2f} {shared:>12.2f} {shared / alone:>6.2f} "
+            f"{alone_states:>10,} {shared_states:>10,}  largest gap {gap:.1e}",
+            flush=True,
+        )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
-    print(f"median ratio {sorted(ratios)[len(ratios) // 2]:.2f}; values agree to 1e-12; "
-          f"peak RSS {peak} MB")
+    print(
+        f"median ratio {sorted(ratios)[len(ratios) // 2]:.2f}; values agree to 1e-12; "
+        f"peak RSS {peak} MB"
+    )
 
 
 if __name__ == "__main__":

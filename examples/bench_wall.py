@@ -33,8 +33,26 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
-ODDS_NONE = ["odds", "AC 6C 3H 8H 2D 5D 4S 7S", "--trump", "C", "--target", "4", "--abilities", "none"]
-ODDS_COMMERCE = ["odds", "2C 3C AD 2D 3D 4D 3H 8H", "--trump", "D", "--target", "4", "--abilities", "D"]
+ODDS_NONE = [
+    "odds",
+    "AC 6C 3H 8H 2D 5D 4S 7S",
+    "--trump",
+    "C",
+    "--target",
+    "4",
+    "--abilities",
+    "none",
+]
+ODDS_COMMERCE = [
+    "odds",
+    "2C 3C AD 2D 3D 4D 3H 8H",
+    "--trump",
+    "D",
+    "--target",
+    "4",
+    "--abilities",
+    "D",
+]
 TARGETS = {"import": None, "odds": 0.8, "odds D": 1.5, "advise": 3.0}
 
 
@@ -46,8 +64,13 @@ def emissary() -> list[str]:
 
 def seeded_first_hand(seed: int) -> tuple[str, str]:
     """(hand, rulers) of a seeded deal's first visit, as ``advise`` takes them."""
-    shown = subprocess.run([*emissary(), "deal", "--seed", str(seed), "--json"],
-                           capture_output=True, text=True, check=True, cwd=ROOT)
+    shown = subprocess.run(
+        [*emissary(), "deal", "--seed", str(seed), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
     deal = json.loads(shown.stdout)
     return " ".join(deal["hand"]), " ".join(deal["rulers"])
 
@@ -72,10 +95,12 @@ def code_state() -> str:
     """The commit measured, and the source files changed since (another hand may edit)."""
     git = ["git", "-C", str(ROOT)]
     commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    changed = subprocess.run([*git, "diff", "--name-only", "HEAD", "--", "*.py"],
-                             capture_output=True, text=True).stdout.split()
+    changed = subprocess.run(
+        [*git, "diff", "--name-only", "HEAD", "--", "*.py"], capture_output=True, text=True
+    ).stdout.split()
     return f"commit {commit.stdout.strip() or '?'}" + (
-        f", uncommitted changes in {', '.join(changed)}" if changed else "")
+        f", uncommitted changes in {', '.join(changed)}" if changed else ""
+    )
 
 
 def row(name: str, times: list[float], target: float | None) -> str:
@@ -91,32 +116,51 @@ def cases(args: argparse.Namespace) -> list[tuple[str, list[str], float | None]]
     """(label, command, target seconds) for every command to time."""
     chosen = []
     if "import" in args.only:
-        chosen += [("python -c pass", [PYTHON, "-c", "pass"], None),
-                   ("python -c 'import advisor.cli'", [PYTHON, "-c", "import advisor.cli"], None)]
+        chosen += [
+            ("python -c pass", [PYTHON, "-c", "pass"], None),
+            ("python -c 'import advisor.cli'", [PYTHON, "-c", "import advisor.cli"], None),
+        ]
     if "odds" in args.only:
-        chosen += [("odds, no ability", [*emissary(), *ODDS_NONE], TARGETS["odds"]),
-                   ("odds --abilities D", [*emissary(), *ODDS_COMMERCE], TARGETS["odds D"])]
+        chosen += [
+            ("odds, no ability", [*emissary(), *ODDS_NONE], TARGETS["odds"]),
+            ("odds --abilities D", [*emissary(), *ODDS_COMMERCE], TARGETS["odds D"]),
+        ]
     if "advise" in args.only:
         for seed in args.seeds:
             hand, rulers = seeded_first_hand(seed)
             for limit in (None, args.short_limit):
                 extra = [] if limit is None else ["--time-limit", f"{limit:g}"]
-                label = f"advise, deal {seed}, " + ("default limit" if limit is None
-                                                    else f"--time-limit {limit:g}")
-                chosen.append((label, [*emissary(), "advise", hand, "--rulers", rulers, *extra],
-                               TARGETS["advise"]))
+                label = f"advise, deal {seed}, " + (
+                    "default limit" if limit is None else f"--time-limit {limit:g}"
+                )
+                chosen.append(
+                    (
+                        label,
+                        [*emissary(), "advise", hand, "--rulers", rulers, *extra],
+                        TARGETS["advise"],
+                    )
+                )
     return chosen
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help="timed runs of each command")
-    parser.add_argument("--seeds", type=lambda s: [int(x) for x in s.split(",")],
-                        default=[5, 1, 2, 3], help="seeded deals for advise, e.g. 5,1,2")
-    parser.add_argument("--short-limit", type=float, default=2.5,
-                        help="the second --time-limit advise runs at (seconds)")
-    parser.add_argument("--only", default="import,odds,advise",
-                        help="comma-separated: import, odds, advise")
+    parser.add_argument(
+        "--seeds",
+        type=lambda s: [int(x) for x in s.split(",")],
+        default=[5, 1, 2, 3],
+        help="seeded deals for advise, e.g. 5,1,2",
+    )
+    parser.add_argument(
+        "--short-limit",
+        type=float,
+        default=2.5,
+        help="the second --time-limit advise runs at (seconds)",
+    )
+    parser.add_argument(
+        "--only", default="import,odds,advise", help="comma-separated: import, odds, advise"
+    )
     args = parser.parse_args()
     args.only = set(args.only.split(","))
     print(f"wall seconds over {args.repeats} runs after one warm-up; {code_state()}")

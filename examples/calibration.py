@@ -56,15 +56,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkpoint", type=Path)
     parser.add_argument("--policy", required=True)
-    parser.add_argument("--fit", type=Path, help="write each target's uplift (fit and "
-                        "bootstrap resamples) to this file, for --uplift")
-    parser.add_argument("--uplift", type=Path, help="predict with the planning chances "
-                        "calibrated by this fit (interval: hands' sampling and the fit's error)")
-    parser.add_argument("--pool", action="append", default=[], metavar="CHECKPOINT:POLICY",
-                        help="more visits for --fit: POLICY's in CHECKPOINT (repeatable)")
-    parser.add_argument("--planner", help="the registered policy whose planner predicts "
-                        "(default: --policy; name one for a policy saved under a former name, "
-                        "e.g. advisor-calibrated, now advisor)")
+    parser.add_argument(
+        "--fit",
+        type=Path,
+        help="write each target's uplift (fit and bootstrap resamples) to this file, for --uplift",
+    )
+    parser.add_argument(
+        "--uplift",
+        type=Path,
+        help="predict with the planning chances "
+        "calibrated by this fit (interval: hands' sampling and the fit's error)",
+    )
+    parser.add_argument(
+        "--pool",
+        action="append",
+        default=[],
+        metavar="CHECKPOINT:POLICY",
+        help="more visits for --fit: POLICY's in CHECKPOINT (repeatable)",
+    )
+    parser.add_argument(
+        "--planner",
+        help="the registered policy whose planner predicts "
+        "(default: --policy; name one for a policy saved under a former name, "
+        "e.g. advisor-calibrated, now advisor)",
+    )
     args = parser.parse_args()
     params, saved = saved_tours(args.checkpoint)
     config = TourConfig(short=params["short"], published_rules=params["published_rules"])
@@ -78,8 +93,10 @@ def main() -> None:
     found = calibrate(planner, params["seed"], {i: tours[i][0] for i in tours}, config)
     count = found.tours
     model = ("full" if full else "quick") + (" calibrated" if planner.uplift else "")
-    print(f"{args.policy}, {count} {'short' if config.short else 'standard'} tours of seed "
-          f"{params['seed']}, {model} planning model")
+    print(
+        f"{args.policy}, {count} {'short' if config.short else 'standard'} tours of seed "
+        f"{params['seed']}, {model} planning model"
+    )
     error = "the hands' sampling and the fit's error" if planner.uplift else "the hands' sampling"
     mean, low, high = found.predicted
     print(f"predicted  {mean:.3f} (95% CI of {error}: {low:.3f}-{high:.3f})")
@@ -99,40 +116,59 @@ def main() -> None:
             rows = by_kingdom.get(kingdom, [])
             hits = sum(hit for hit, _ in rows)
             low, high = wilson_interval(hits, len(rows))
-            rate = f"{100 * hits / len(rows):5.1f}% ({100 * low:.1f}-{100 * high:.1f}%)" if rows else "-"
+            rate = (
+                f"{100 * hits / len(rows):5.1f}% ({100 * low:.1f}-{100 * high:.1f}%)"
+                if rows
+                else "-"
+            )
             line = f"kingdom {kingdom} (target {config.target(kingdom)}): {len(rows)} visits, hit {rate}"
             chosen = [(hit, chance) for hit, chance in rows if chance is not None]
             if chosen:  # the model's chance of the visits it chose, against what they did
                 share, low, high = uplift(chosen)
-                line += (f"; planning chance {100 * statistics.mean(c for _, c in chosen):.1f}% on "
-                         f"average; uplift {share:.3f} ({low:.3f}-{high:.3f})")
+                line += (
+                    f"; planning chance {100 * statistics.mean(c for _, c in chosen):.1f}% on "
+                    f"average; uplift {share:.3f} ({low:.3f}-{high:.3f})"
+                )
             print(line)
-        print("uplift u: the fit of chance = c + u (1 - c) to the visits, c the planning chance "
-              "(maximum likelihood; 95% interval from 200 bootstrap resamples of the visits)")
+        print(
+            "uplift u: the fit of chance = c + u (1 - c) to the visits, c the planning chance "
+            "(maximum likelihood; 95% interval from 200 bootstrap resamples of the visits)"
+        )
         if args.fit:
             by_target: dict[int, list] = {}
             for kingdom, rows in by_kingdom.items():
                 by_target.setdefault(config.target(kingdom), []).extend(
-                    (hit, chance) for hit, chance in rows if chance is not None)
+                    (hit, chance) for hit, chance in rows if chance is not None
+                )
             sources = [f"{args.checkpoint}:{args.policy}"]
             for pooled in args.pool:
                 path, _, policy = pooled.rpartition(":")
                 other_params, other = saved_tours(Path(path))
-                other_config = TourConfig(short=other_params["short"],
-                                          published_rules=other_params["published_rules"])
+                other_config = TourConfig(
+                    short=other_params["short"], published_rules=other_params["published_rules"]
+                )
                 for _, visits in other.get(policy, {}).values():
                     for kingdom, hit, chance in decoded_visits(visits or ""):
                         if chance is not None:
-                            by_target.setdefault(other_config.target(kingdom), []).append((hit, chance))
+                            by_target.setdefault(other_config.target(kingdom), []).append(
+                                (hit, chance)
+                            )
                 sources.append(pooled)
             shares = {}
             for target, visits in sorted(by_target.items()):
                 fitted, resampled = fit_uplift(visits)
                 shares[str(target)] = [fitted, *resampled[:BOOTSTRAP]]
-            text = json.dumps({"policy": args.policy, "model": "full" if full else "quick",
-                               "checkpoints": sources, "tours": count,
-                               "visits": {t: len(v) for t, v in sorted(by_target.items())},
-                               "shares": shares}, indent=1)
+            text = json.dumps(
+                {
+                    "policy": args.policy,
+                    "model": "full" if full else "quick",
+                    "checkpoints": sources,
+                    "tours": count,
+                    "visits": {t: len(v) for t, v in sorted(by_target.items())},
+                    "shares": shares,
+                },
+                indent=1,
+            )
             write_atomically(args.fit, lambda stream: stream.write((text + "\n").encode()))
             print(f"wrote {args.fit}: the uplift of targets {', '.join(shares)}")
 

@@ -32,7 +32,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"error: {error}\n")
     results = {name: saved_result(params, saved[name], name) for name in params["policies"]}
     if args.json:
-        print(json.dumps({name: None if r is None else r.to_json() for name, r in results.items()}, indent=2))
+        print(
+            json.dumps(
+                {name: None if r is None else r.to_json() for name, r in results.items()}, indent=2
+            )
+        )
         return 0
     for name, result in results.items():
         if result is None:
@@ -40,13 +44,19 @@ def main(argv: list[str] | None = None) -> int:
             continue
         mean, low, high = result.mean_score
         rate, rate_low, rate_high = result.perfect_rate
-        print(f"{name}: tours 0-{result.tours - 1} of {params['tours']:,} (seed {params['seed']}, "
-              f"{'short' if params['short'] else 'standard'}): mean score {mean:.3f} ({low:.3f}-{high:.3f}), "
-              f"perfect {100 * rate:.2f}% ({100 * rate_low:.2f}-{100 * rate_high:.2f}%)")
+        print(
+            f"{name}: tours 0-{result.tours - 1} of {params['tours']:,} (seed {params['seed']}, "
+            f"{'short' if params['short'] else 'standard'}): mean score {mean:.3f} ({low:.3f}-{high:.3f}), "
+            f"perfect {100 * rate:.2f}% ({100 * rate_low:.2f}-{100 * rate_high:.2f}%)"
+        )
         if result.visits is not None:
-            for kingdom, (visits, hits, hit_rate, k_low, k_high) in enumerate(result.kingdom_rates(), 1):
-                print(f"  kingdom {kingdom} (target {result.config.target(kingdom)}): {hits}/{visits} "
-                      f"hit, {100 * hit_rate:.1f}% ({100 * k_low:.1f}-{100 * k_high:.1f}%)")
+            for kingdom, (visits, hits, hit_rate, k_low, k_high) in enumerate(
+                result.kingdom_rates(), 1
+            ):
+                print(
+                    f"  kingdom {kingdom} (target {result.config.target(kingdom)}): {hits}/{visits} "
+                    f"hit, {100 * hit_rate:.1f}% ({100 * k_low:.1f}-{100 * k_high:.1f}%)"
+                )
     return 0
 
 

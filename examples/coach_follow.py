@@ -13,6 +13,7 @@ folder), so the steps can be read back.
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import resource
 import subprocess
@@ -31,14 +32,27 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--time-limit", type=float, default=2.0)
     parser.add_argument("--short", action="store_true", help="a short tour")
-    parser.add_argument("--out", type=Path, default=None, help="folder for the session and transcript")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="folder for the session and transcript"
+    )
     args = parser.parse_args()
     folder = args.out or Path(tempfile.mkdtemp(prefix="coach-follow-"))
     folder.mkdir(parents=True, exist_ok=True)
     session = folder / f"seed{args.seed}.json"
     session.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "advisor", "coach", "--seed", str(args.seed), "--session",
-               str(session), "--time-limit", str(args.time_limit), "--ascii"]
+    command = [
+        sys.executable,
+        "-m",
+        "advisor",
+        "coach",
+        "--seed",
+        str(args.seed),
+        "--session",
+        str(session),
+        "--time-limit",
+        str(args.time_limit),
+        "--ascii",
+    ]
     if args.short:
         command.append("--short")
     started = time.perf_counter()
@@ -51,16 +65,23 @@ def main() -> None:
     tables = [float(x) for x in re.findall(r"estimates?, (\d+\.\d+) s", run.stdout)]  # kingdoms
     allowed = 1.1 * args.time_limit
     over = sum(s > allowed for s in steps + tables)
-    backstop = 1.1 * args.time_limit + 0.5  # issue 38: a step's limit, start-up and rendering included
+    backstop = (
+        1.1 * args.time_limit + 0.5
+    )  # issue 38: a step's limit, start-up and rendering included
     beyond = sum(s > backstop for s in steps + tables)
     print(f"exit {run.returncode}; wall {wall:.1f} s; peak RSS {peak:,} kB")
-    print(f"move steps: {len(steps)}, max {max(steps, default=0):.2f} s; kingdom tables: "
-          f"{len(tables)}, max {max(tables, default=0):.2f} s; over {allowed:.2f} s: {over}; "
-          f"over {backstop:.2f} s: {beyond}")
+    print(
+        f"move steps: {len(steps)}, max {max(steps, default=0):.2f} s; kingdom tables: "
+        f"{len(tables)}, max {max(tables, default=0):.2f} s; over {allowed:.2f} s: {over}; "
+        f"over {backstop:.2f} s: {beyond}"
+    )
     lines = run.stdout.splitlines()
     prompt = re.compile(r"^((?:Your play|Kingdom to visit|[A-Z][a-z ]+) \[[^\]]*\]: )")
-    refused = sum(1 for line, after in zip(lines, lines[1:])
-                  if (m := prompt.match(line)) and after.startswith(m.group(1)))
+    refused = sum(
+        1
+        for line, after in itertools.pairwise(lines)
+        if (m := prompt.match(line)) and after.startswith(m.group(1))
+    )
     print(f"defaults the coach refused (the same prompt again after Enter): {refused}")
     print(supporters_line(session))
     final = re.findall(r"Review: [^\n]*", run.stdout)
@@ -86,8 +107,10 @@ def supporters_line(session: Path) -> str:
             gains.append(None if free is None else advice["stake"] * (advice["chance"] - free))
     cheap = sum(1 for gain in gains if gain is not None and gain <= 1.0)
     shown = ", ".join("?" if g is None else f"{g:.2f}" for g in gains) or "none"
-    return (f"supporters spent on the advice: {len(gains)} (expected gain in points: {shown}); "
-            f"for under 1 expected point: {cheap}")
+    return (
+        f"supporters spent on the advice: {len(gains)} (expected gain in points: {shown}); "
+        f"for under 1 expected point: {cheap}"
+    )
 
 
 if __name__ == "__main__":

@@ -29,8 +29,12 @@ def one_run(delay: float, folder: Path) -> tuple[str, bytes]:
     """('ok' | 'hung' | 'bad', stderr) for one run interrupted after ``delay`` seconds."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "PYTHONFAULTHANDLER": "1"}
     child = subprocess.Popen(
-        [sys.executable, "-m", "advisor", *COMMAND], cwd=folder, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+        [sys.executable, "-m", "advisor", *COMMAND],
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
     )
     time.sleep(delay)
     os.killpg(child.pid, signal.SIGINT)
@@ -55,8 +59,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()
     chance = random.Random(options.seed)
-    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-            for _ in range(options.busy)]
+    busy = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(options.busy)
+    ]
     counts = {"ok": 0, "hung": 0, "bad": 0}
     started = time.monotonic()
     try:
@@ -72,9 +77,11 @@ def main() -> None:
     finally:
         for loop in busy:
             loop.kill()
-    print(f"{options.runs} runs, Ctrl-C after {options.earliest}-{options.latest} s, "
-          f"{options.busy} busy loops, {time.monotonic() - started:.0f} s: "
-          f"{counts['ok']} ended well, {counts['hung']} hung, {counts['bad']} other endings")
+    print(
+        f"{options.runs} runs, Ctrl-C after {options.earliest}-{options.latest} s, "
+        f"{options.busy} busy loops, {time.monotonic() - started:.0f} s: "
+        f"{counts['ok']} ended well, {counts['hung']} hung, {counts['bad']} other endings"
+    )
     sys.exit(1 if counts["hung"] or counts["bad"] else 0)
 
 

@@ -53,16 +53,20 @@ def main() -> None:
         used = table[:, 0] != -1
         plain = (table[used, 1] & PLAIN_FLAG) != 0
         merged, junk_suits = set(), [0, 0, 0]
-        for k0, k1 in zip((table[used, 0] & K0_MASK)[plain].tolist(), table[used, 1][plain].tolist()):
+        for k0, k1 in zip(
+            (table[used, 0] & K0_MASK)[plain].tolist(), table[used, 1][plain].tolist()
+        ):
             ids = [(k1 >> shift) & ID_BITS for shift in (0, 14, 28)]
             lengths = [junk_length(i) if i else 0 for i in ids]
             junk_suits[min(2, sum(1 for n in lengths if n))] += 1
             kept = tuple(sorted(i for i, n in zip(ids, lengths) if not n))
             merged.add((k0, kept, sum(lengths), k1 >> 42))
         total = int(plain.sum())
-        print(f"{args.jack} hand {index}: {solver.state_count():,} states, {total:,} plain; "
-              f"with junk counted across suits {len(merged):,} ({100 * (1 - len(merged) / total):.2f}% "
-              f"fewer); plain states with 0, 1, 2+ junk suits: {junk_suits}")
+        print(
+            f"{args.jack} hand {index}: {solver.state_count():,} states, {total:,} plain; "
+            f"with junk counted across suits {len(merged):,} ({100 * (1 - len(merged) / total):.2f}% "
+            f"fewer); plain states with 0, 1, 2+ junk suits: {junk_suits}"
+        )
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_kingdom import ABILITY_SETS, make_fast_solver, seeded_hands  # noqa: E402
+from bench_kingdom import ABILITY_SETS, make_fast_solver, seeded_hands
 
 from search.game.cards import FULL_MASK, CardSet
 from search.visit.kernel import K0_MASK, PLAIN_FLAG
@@ -79,7 +79,9 @@ def main() -> None:
         f"{1e9 * seconds / max(solver.lookups, 1):.0f} ns a lookup  "
         f"peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MB"
     )
-    print(f"plain-key states (no Military, Commerce or Politics left): {plain:,} ({plain / max(states, 1):.0%})")
+    print(
+        f"plain-key states (no Military, Commerce or Politics left): {plain:,} ({plain / max(states, 1):.0%})"
+    )
     print(f"{'abilities left':16} {'states':>12} {'share':>7}")
     for packed, count in counts.most_common():
         print(f"{ability_label(packed):16} {count:>12,} {count / max(states, 1):>7.1%}")

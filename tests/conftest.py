@@ -99,7 +99,9 @@ def visit(
 ) -> VisitState:
     """A visit state in DECIDE; the deck defaults to every card not placed elsewhere."""
     hand_set, discard_set, scoring_set = cards(hand), cards(discard), cards(scoring)
-    deck_set = cards(deck) if deck is not None else CardSet.full() - hand_set - discard_set - scoring_set
+    deck_set = (
+        cards(deck) if deck is not None else CardSet.full() - hand_set - discard_set - scoring_set
+    )
     ruler = rulers[position - 1]
     return VisitState(
         position=position,
@@ -168,8 +170,9 @@ def big_state() -> tuple:
     from search.visit import make_position
     from search.visit.position import root_state
 
-    position = make_position(CardSet.parse(BIG_HAND), Suit.HEARTS, 6,
-                             pool=[Suit.CLUBS, Suit.SPADES, Suit.DIAMONDS])
+    position = make_position(
+        CardSet.parse(BIG_HAND), Suit.HEARTS, 6, pool=[Suit.CLUBS, Suit.SPADES, Suit.DIAMONDS]
+    )
     return position, root_state(position)
 
 
@@ -184,8 +187,14 @@ def midway_every_jack(need: int = 5):
     unseen = CardSet.parse("AC 3C 8C AD 2D 3D AH 2H 3H 5H AS 2S 3S 4S")
     won = CardSet.parse("4C 5C 7C")
     abilities = Abilities.of(list(Suit), (), [Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES])
-    return Position(hand, Suit.HEARTS, len(won) + need, abilities,
-                    discard=CardSet.full() - hand - unseen - won, scoring=won)
+    return Position(
+        hand,
+        Suit.HEARTS,
+        len(won) + need,
+        abilities,
+        discard=CardSet.full() - hand - unseen - won,
+        scoring=won,
+    )
 
 
 def restriction_chances(position, need: int) -> dict[tuple, float]:
@@ -196,8 +205,10 @@ def restriction_chances(position, need: int) -> dict[tuple, float]:
     from search.visit.position import root_state
 
     state = root_state(position)
-    return {suits: make_solver().decide(*state[:4], restricted(state[4], suits), state[5])[need]
-            for suits in ((2, 3), (1, 2, 3), (0,), (1,))}
+    return {
+        suits: make_solver().decide(*state[:4], restricted(state[4], suits), state[5])[need]
+        for suits in ((2, 3), (1, 2, 3), (0,), (1,))
+    }
 
 
 def fixed_work(monkeypatch, seconds: float, backstop: float = 600.0) -> float:

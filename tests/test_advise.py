@@ -93,7 +93,9 @@ def test_kingdoms_of_one_trump_share_their_solves(monkeypatch, capsys) -> None:
 def test_recommendation_is_the_best_tour_value(monkeypatch, capsys, objective) -> None:
     """advise: the recommended kingdom has the best tour value (with its interval), and the
     reason gives it beside this visit's chance with every ability."""
-    data = _advise_json(monkeypatch, capsys, "8H", SHARED[0], [*SHARED[1], "--objective", objective])
+    data = _advise_json(
+        monkeypatch, capsys, "8H", SHARED[0], [*SHARED[1], "--objective", objective]
+    )
     best = max(data["kingdoms"], key=lambda k: k["tour_value"]["value"])
     recommendation = data["recommendation"]
     assert recommendation["position"] == best["position"]
@@ -103,9 +105,13 @@ def test_recommendation_is_the_best_tour_value(monkeypatch, capsys, objective) -
         value = kingdom["tour_value"]
         assert value["objective"] == objective
         assert value["ci"][0] <= value["value"] <= value["ci"][1]
-        assert value["spend"] in (None, "H", "S") and (objective == "score" or value["spend"] is None)
+        assert value["spend"] in (None, "H", "S") and (
+            objective == "score" or value["spend"] is None
+        )
     name = "expected final score" if objective == "score" else "chance of a perfect tour"
-    assert name in recommendation["reason"] and "every Jack and supporter" in recommendation["reason"]
+    assert (
+        name in recommendation["reason"] and "every Jack and supporter" in recommendation["reason"]
+    )
 
 
 def test_tour_value_weighs_the_rest_of_the_tour() -> None:
@@ -120,6 +126,7 @@ def test_tour_value_weighs_the_rest_of_the_tour() -> None:
     by_value = max(choices, key=lambda p: choices[p][1].value)
     assert (by_chance, by_value) == (5, 6)
     assert choices[6][1].low > choices[5][1].high  # not a coin flip: the intervals are apart
+
 
 def test_advise_visit_reports_progress_to_the_end() -> None:
     """advise_visit: progress runs from 0 to the total, one step per kingdom and ability set."""
@@ -221,8 +228,11 @@ def test_advise_table_fits_80_columns_one_line_per_kingdom(ascii: bool) -> None:
     assert max(map(len, lines)) <= 80
     for kingdom in advice.kingdoms:
         ruler = kingdom.ruler.ascii() if ascii else str(kingdom.ruler)
-        row = [line for line in lines if line.lstrip().startswith(f"{kingdom.position}")
-               and ruler in line]
+        row = [
+            line
+            for line in lines
+            if line.lstrip().startswith(f"{kingdom.position}") and ruler in line
+        ]
         assert len(row) == 1, (ruler, text)
         assert row[0].count("%") == len(COLUMNS)
     assert "Visit kingdom 5" in text  # kingdoms[3] sits on position 5
@@ -236,12 +246,19 @@ def test_advise_table_fits_80_columns_one_line_per_kingdom(ascii: bool) -> None:
 def test_percentages_never_round_to_certainty_or_nothing() -> None:
     """advise: 99.6% shows as '>99%' and 0.4% as '<1%'; only 0 and 1 show as 0% and 100%."""
     assert [percent_text(p) for p in (0.0, 0.004, 0.996, 1.0, 0.5)] == [
-        "0%", "<1%", ">99%", "100%", "50%",
+        "0%",
+        "<1%",
+        ">99%",
+        "100%",
+        "50%",
     ]
     assert percent_text(0.41, estimate=True) == "≈41%"
     # an estimate near 0 or 1 takes one decimal, never two marks (issue 18)
     assert [percent_text(p, estimate=True, ascii=True) for p in (0.997, 0.9999, 0.003, 0.0001)] == [
-        "~99.7%", "~99.9%", "~0.3%", "~0.1%",
+        "~99.7%",
+        "~99.9%",
+        "~0.3%",
+        "~0.1%",
     ]
 
 
@@ -312,8 +329,22 @@ MALFORMED = [
     (["advise", "AC", "--rulers", R, "--supporters", "QH"], 1, "lies on kingdom 2"),
     (["advise", "AC", "--rulers", R, "--used-supporters", "KS"], 1, "lies on kingdom 3"),
     (["advise", "AC", "--rulers", R, "--visited", "1", "--supporters", "none"], 1, "no kingdom"),
-    (["advise", "AC", "--rulers", R, "--visited", "1", "--supporters", "KC",
-      "--used-supporters", "KC"], 1, "both"),
+    (
+        [
+            "advise",
+            "AC",
+            "--rulers",
+            R,
+            "--visited",
+            "1",
+            "--supporters",
+            "KC",
+            "--used-supporters",
+            "KC",
+        ],
+        1,
+        "both",
+    ),
     (["advise", "AC", "--rulers", R, "--visited", "1", "--supporters", "KC KC"], 1, "twice"),
     (["advise", "AC", "--rulers", R, "--visited", "1", "--used-supporters", "K"], 1, "'K'"),
     (["advise", "AC 9C", "--rulers", R], 1, "9C"),
@@ -354,13 +385,17 @@ def test_work_not_the_clock_decides_the_table_so_it_repeats(monkeypatch) -> None
     assert [run.clock_cuts for run in runs] == [0, 0]
 
     def table(run) -> list:
-        return [(k.position, [(c.value, c.kind, c.interval) for c in k.chances]) for k in run.kingdoms]
+        return [
+            (k.position, [(c.value, c.kind, c.interval) for c in k.chances]) for k in run.kingdoms
+        ]
 
     assert table(runs[0]) == table(runs[1])
     assert runs[0].recommended.position == runs[1].recommended.position
 
 
-def test_the_two_lanes_of_exact_solves_give_the_same_table_side_by_side_or_in_turn(monkeypatch) -> None:
+def test_the_two_lanes_of_exact_solves_give_the_same_table_side_by_side_or_in_turn(
+    monkeypatch,
+) -> None:
     """Issue 14: advise_visit solves Military's and Commerce's columns in a second process beside
     the others; each lane's work is fixed, so one core (the lanes in turn) gives the same table.
     The work of a 2 s limit, the clock's backstop far off: it cuts nothing."""
@@ -373,7 +408,9 @@ def test_the_two_lanes_of_exact_solves_give_the_same_table_side_by_side_or_in_tu
     assert (side_by_side.clock_cuts, in_turn.clock_cuts) == (0, 0)
 
     def table(run) -> list:
-        return [(k.position, [(c.value, c.kind, c.interval) for c in k.chances]) for k in run.kingdoms]
+        return [
+            (k.position, [(c.value, c.kind, c.interval) for c in k.chances]) for k in run.kingdoms
+        ]
 
     assert table(side_by_side) == table(in_turn)
     assert side_by_side.solves == in_turn.solves
@@ -389,8 +426,19 @@ def test_a_single_jacks_estimate_is_never_shown_below_the_exact_chance_with_no_a
     from search.visit.position import KingdomResult
 
     def estimate(value: float, interval: tuple = (0.6, 0.8), playouts: int = 400) -> KingdomResult:
-        return KingdomResult(value, None, (), None, (), (1.0,), 0, 0.0, estimate=True,
-                             interval=interval, playouts=playouts)
+        return KingdomResult(
+            value,
+            None,
+            (),
+            None,
+            (),
+            (1.0,),
+            0,
+            0.0,
+            estimate=True,
+            interval=interval,
+            playouts=playouts,
+        )
 
     found = {(column, 2): 0.56 for column in ("none", "H", "S", "HS", "DHS")}
     found["C", 2] = estimate(0.0, (0.0, 0.1))  # below the exact chance with no ability
@@ -413,8 +461,13 @@ def test_a_tour_value_that_counts_on_a_supporter_says_so() -> None:
     from search.tours.planning import TourValue
 
     assert spend_text(TourValue(5.0, 4.9, 5.1, "score")) == ""
-    assert spend_text(TourValue(5.0, 4.9, 5.1, "score", spend=2)) == ", counting on the ♥ supporter (Diplomacy; its point spent)"
-    assert "the S supporter (Politics" in spend_text(TourValue(5.0, 4.9, 5.1, "score", spend=3), ascii=True)
+    assert (
+        spend_text(TourValue(5.0, 4.9, 5.1, "score", spend=2))
+        == ", counting on the ♥ supporter (Diplomacy; its point spent)"
+    )
+    assert "the S supporter (Politics" in spend_text(
+        TourValue(5.0, 4.9, 5.1, "score", spend=3), ascii=True
+    )
 
 
 def _planned(tour, hand, chances: dict[int, float]):
@@ -438,8 +491,9 @@ def test_a_kingdom_an_open_cell_could_raise_past_the_recommended_one_is_too_clos
     from search.tours.advice import PLANNING_COLUMNS, could_pass
     from search.visit.position import KingdomResult
 
-    tour = tour_between_visits([KINGS[3], QUEENS[2], QUEENS[3], QUEENS[1], KINGS[1], KINGS[0],
-                                KINGS[2], QUEENS[0]])  # deal 5's layout: K♠ Q♥ Q♠ Q♦ K♦ K♣ K♥ Q♣
+    tour = tour_between_visits(
+        [KINGS[3], QUEENS[2], QUEENS[3], QUEENS[1], KINGS[1], KINGS[0], KINGS[2], QUEENS[0]]
+    )  # deal 5's layout: K♠ Q♥ Q♠ Q♦ K♦ K♣ K♥ Q♣
     hand = CardSet.parse("AC 8C 7D 8D 4S 6S 7S 8S")
     chances = {1: 0.64, 2: 0.65, 3: 0.96, 4: 0.97, 5: 0.99, 6: 0.99, 7: 0.63, 8: 0.1}
     planner, kingdoms, best = _planned(tour, hand, chances)
@@ -447,18 +501,33 @@ def test_a_kingdom_an_open_cell_could_raise_past_the_recommended_one_is_too_clos
     assert could_pass(planner, tour, hand, exact, kingdoms, best) == ()
 
     def estimated(low: float, high: float, playouts: int = 400) -> KingdomResult:
-        return KingdomResult((low + high) / 2, None, (), None, (), (), 0, 0.0, estimate=True,
-                             interval=(low, high), playouts=playouts)
+        return KingdomResult(
+            (low + high) / 2,
+            None,
+            (),
+            None,
+            (),
+            (),
+            0,
+            0.0,
+            estimate=True,
+            interval=(low, high),
+            playouts=playouts,
+        )
 
-    open_eight = {**exact, **{(c, 8): estimated(0.05, 0.15) for c in PLANNING_COLUMNS},
-                  ("all", 8): estimated(0.1, 0.2)}
+    open_eight = {
+        **exact,
+        **{(c, 8): estimated(0.05, 0.15) for c in PLANNING_COLUMNS},
+        ("all", 8): estimated(0.1, 0.2),
+    }
     assert could_pass(planner, tour, hand, open_eight, kingdoms, best) == ()  # surely low
     high = {**open_eight, ("D", 8): estimated(0.9, 1.0)}
     assert _planned(tour, hand, {**chances, 8: 1.0})[2].position == 8  # a sure 8 would lead
     assert could_pass(planner, tour, hand, high, kingdoms, best) == (8,)
     few = {**open_eight, ("D", 8): estimated(0.05, 0.15, playouts=4)}  # says little: up to 1
     assert could_pass(planner, tour, hand, few, kingdoms, best) == could_pass(
-        planner, tour, hand, high, kingdoms, best)
+        planner, tour, hand, high, kingdoms, best
+    )
 
 
 def test_the_table_says_which_kingdoms_are_too_close_to_call_and_what_decides() -> None:

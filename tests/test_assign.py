@@ -86,12 +86,7 @@ def check_optimal(hand_count, kingdoms, chances, objective):
 def test_greedy_first_hand_is_worse():
     """Giving hand 1 its best kingdom can leave hand 2 a poor one; the plan looks ahead."""
     kingdoms = {1: KC, 2: KH}
-    chances = {
-        Play(0, 1, KC): 0.9,
-        Play(0, 2, KH): 0.8,
-        Play(1, 1, KC): 0.9,
-        Play(1, 2, KH): 0.1,
-    }
+    chances = {Play(0, 1, KC): 0.9, Play(0, 2, KH): 0.8, Play(1, 1, KC): 0.9, Play(1, 2, KH): 0.1}
     result = check_optimal(2, kingdoms, chances, "perfect")
     assert result.kingdoms == {0: 2, 1: 1}  # greedy: {0: 1, 1: 2}, 0.09
     assert result.chance == pytest.approx(0.72)
@@ -182,12 +177,7 @@ def test_politics_needs_another_suit():
 def test_zero_chance_is_never_chosen():
     """A chance of 0 makes its play impossible, even where it would fit best otherwise."""
     kingdoms = {1: KC, 2: KH}
-    chances = {
-        Play(0, 1, KC): 0.0,
-        Play(0, 2, KH): 0.1,
-        Play(1, 1, KC): 0.2,
-        Play(1, 2, KH): 1.0,
-    }
+    chances = {Play(0, 1, KC): 0.0, Play(0, 2, KH): 0.1, Play(1, 1, KC): 0.2, Play(1, 2, KH): 1.0}
     result = check_optimal(2, kingdoms, chances, "score")
     assert result.kingdoms == {0: 2, 1: 1}
     assert all(v.chance > 0 for v in result.visits)
@@ -210,12 +200,7 @@ def test_fewer_hands_than_kingdoms():
 def test_score_and_perfect_differ():
     """The score objective favours a sure first visit; perfect favours both visits together."""
     kingdoms = {1: KC, 2: KH}
-    chances = {
-        Play(0, 1, KC): 0.9,
-        Play(0, 2, KH): 0.5,
-        Play(1, 2, KH): 0.1,
-        Play(1, 1, KC): 0.3,
-    }
+    chances = {Play(0, 1, KC): 0.9, Play(0, 2, KH): 0.5, Play(1, 2, KH): 0.1, Play(1, 1, KC): 0.3}
     perfect = check_optimal(2, kingdoms, chances, "perfect")
     score = check_optimal(2, kingdoms, chances, "score")
     assert perfect.kingdoms == {0: 2, 1: 1}  # 0.15 against 0.09

@@ -107,8 +107,14 @@ print("then finished")
 def _ctrl_c_in_kernel() -> tuple[float, str]:
     """CTRL_C_SCRIPT in its own process (a SIGINT sent to the test runner would end the whole
     run): (seconds from the signal to KeyboardInterrupt, the line printed after)."""
-    done = subprocess.run([sys.executable, "-c", CTRL_C_SCRIPT], capture_output=True, text=True,
-                          check=False, timeout=120, cwd=Path(__file__).resolve().parent.parent)
+    done = subprocess.run(
+        [sys.executable, "-c", CTRL_C_SCRIPT],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     assert done.returncode == 0, done.stderr
     first, second = done.stdout.splitlines()
     assert first.startswith("interrupted after")
@@ -131,8 +137,21 @@ def test_ctrl_c_inside_the_kernel_raises_keyboard_interrupt_quickly() -> None:
 
 def _ctrl_c_during_odds() -> tuple[float, int, str]:
     """(seconds from a SIGINT to the exit of odds inside its search, exit code, stderr)."""
-    command = [sys.executable, "-m", "advisor", "odds", BIG_HAND, "--trump", "H",
-               "--target", "6", "--pool", "C S D", "--time-limit", "60"]
+    command = [
+        sys.executable,
+        "-m",
+        "advisor",
+        "odds",
+        BIG_HAND,
+        "--trump",
+        "H",
+        "--target",
+        "6",
+        "--pool",
+        "C S D",
+        "--time-limit",
+        "60",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(6)  # past start-up, inside the search
     process.send_signal(signal.SIGINT)
@@ -164,8 +183,21 @@ def keep_cap():
 def test_max_memory_option_turns_a_search_into_its_estimate(monkeypatch, capsys, keep_cap) -> None:
     from tests.conftest import run_in_process
 
-    args = ["--max-memory", "20M", "odds", BIG_HAND, "--trump", "H", "--target", "6",
-            "--pool", "C S D", "--time-limit", "2", "--json"]
+    args = [
+        "--max-memory",
+        "20M",
+        "odds",
+        BIG_HAND,
+        "--trump",
+        "H",
+        "--target",
+        "6",
+        "--pool",
+        "C S D",
+        "--time-limit",
+        "2",
+        "--json",
+    ]
     # Count only this command's memos, as a fresh process would: solvers other tests keep
     # alive hold their reservations.
     monkeypatch.setattr(budget, "_reserved", 0)
@@ -179,7 +211,9 @@ def test_max_memory_option_turns_a_search_into_its_estimate(monkeypatch, capsys,
 def test_max_memory_refuses_what_is_not_a_size(monkeypatch, capsys, keep_cap, size) -> None:
     from tests.conftest import assert_one_line_error, run_in_process
 
-    code, out, err = run_in_process(monkeypatch, capsys, ["--max-memory", size, "deal", "--seed", "1"])
+    code, out, err = run_in_process(
+        monkeypatch, capsys, ["--max-memory", size, "deal", "--seed", "1"]
+    )
     assert_one_line_error(code, out, err)
     assert code == 2 and "--max-memory" in err
 
@@ -197,7 +231,9 @@ def test_a_memo_doubling_that_would_pass_the_deadline_is_a_time_out(monkeypatch)
     _, state = big_state()
     solver = FastKingdomSolver()
     table = solver._table.nbytes
-    deadline = solver.deadline = time.perf_counter() + 600.0  # far: only a refused doubling stops it
+    deadline = solver.deadline = (
+        time.perf_counter() + 600.0
+    )  # far: only a refused doubling stops it
     with pytest.raises(TimeLimitExceeded) as stopped:
         solver.decide(*state)
     assert not isinstance(stopped.value, WorkLimitExceeded)  # the clock's doing, not the work's

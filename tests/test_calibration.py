@@ -14,7 +14,9 @@ from search.tours.registry import make_policy
 from search.tours.simulate import simulate
 
 
-def calibration_of(policy: str, tours: int, short: bool, planner_of: str | None = None) -> Calibration:
+def calibration_of(
+    policy: str, tours: int, short: bool, planner_of: str | None = None
+) -> Calibration:
     """``policy``'s seeded batch (seed 2026) against the planner of ``planner_of`` (its own)."""
     config = TourConfig(short=short)
     played = simulate(tours, 2026, make_policy(policy), config)
@@ -23,7 +25,9 @@ def calibration_of(policy: str, tours: int, short: bool, planner_of: str | None 
 
 
 @pytest.mark.parametrize(("short", "tours"), [(False, 60), (True, 100)])
-def test_the_quick_model_predicts_advisor_rules_seeded_batch_within_both_intervals(short, tours) -> None:
+def test_the_quick_model_predicts_advisor_rules_seeded_batch_within_both_intervals(
+    short, tours
+) -> None:
     """The quick model is the planning model advisor-rule plans by: its mean predicted value
     lies within the realised interval and the other way round, and the paired error is within
     half a point."""
@@ -90,9 +94,12 @@ def test_a_checkpoints_tours_read_back_with_their_scores_and_visits(tmp_path) ->
     for result in played:
         mine = tours[result.policy]
         assert [mine[i][0] for i in range(4)] == list(result.tour_scores)
-        assert [tuple((k, hit) for k, hit, _ in decoded_visits(mine[i][1])) for i in range(4)] \
-            == list(result.visits)
-    assert all(c is not None for _, v in tours["advisor-rule"].values() for _, _, c in decoded_visits(v))
+        assert [
+            tuple((k, hit) for k, hit, _ in decoded_visits(mine[i][1])) for i in range(4)
+        ] == list(result.visits)
+    assert all(
+        c is not None for _, v in tours["advisor-rule"].values() for _, _, c in decoded_visits(v)
+    )
     path.write_text('{"format": "x"}', encoding="utf-8")
     with pytest.raises(BatchError):
         saved_tours(path)

@@ -18,8 +18,26 @@ def test_every_card_parses_back_from_both_printed_forms() -> None:
 
 
 # Each of these was once read as some other card: 9C as A♦, 10C as 2♦, 0C as 8♠.
-NOT_DECK_CARDS = ["9C", "10C", "0C", "1C", "JC", "QH", "KS", "+5C", " 5C", "５C", "5", "C", "",
-                  "AX", "A♤", "AC ", "7HH", "88C"]
+NOT_DECK_CARDS = [
+    "9C",
+    "10C",
+    "0C",
+    "1C",
+    "JC",
+    "QH",
+    "KS",
+    "+5C",
+    " 5C",
+    "５C",
+    "5",
+    "C",
+    "",
+    "AX",
+    "A♤",
+    "AC ",
+    "7HH",
+    "88C",
+]
 
 
 @pytest.mark.parametrize("text", NOT_DECK_CARDS)

@@ -95,7 +95,11 @@ MALFORMED = [
     (["odds", "AC 3H", "--trump", "C", "--target", "2", "--abilities", "HX"], 1, "X"),
     (["odds", "AC 3H", "--trump", "C", "--target", "2", "--abilities", "HH"], 1, "once"),
     (["odds", "AC 3H", "--trump", "C", "--target", "2", "--pool", "CC"], 1, "too many C rulers"),
-    (["odds", "AC 3H", "--trump", "C", "--target", "2", "--supporters", "HH", "--pool", "H"], 1, "too many H"),
+    (
+        ["odds", "AC 3H", "--trump", "C", "--target", "2", "--supporters", "HH", "--pool", "H"],
+        1,
+        "too many H",
+    ),
     (["odds", "AC 3H", "--trump", "C", "--target", "2", "--pool", "DDHHSSD"], 1, "too many D"),
     (["odds", "AC 3H", "--trump", "C", "--target", "2", "--time-limit", "0"], 2, "positive"),
     (["odds", "AC 3H", "--trump", "C", "--target", "2", "--time-limit", "-1"], 2, "positive"),
@@ -251,7 +255,9 @@ def test_deal_through_the_installed_command_prints_symbols_and_ascii() -> None:
 def test_odds_json_reports_chance_distribution_best_action_states_and_seconds(monkeypatch, capsys):
     """odds --json --exact: the documented fields, with the exact fraction."""
     args = ["odds", "AC 6C 3H 8H 2D 5D 4S 7S", "--trump", "C", "--target", "4"]
-    code, out, err = run_in_process(monkeypatch, capsys, [*args, "--abilities", "none", "--json", "--exact"])
+    code, out, err = run_in_process(
+        monkeypatch, capsys, [*args, "--abilities", "none", "--json", "--exact"]
+    )
     assert code == 0, err
     data = json.loads(out)
     assert abs(data["chance"] - 0.510622) < 1e-6  # tests/data/README.md
@@ -263,14 +269,28 @@ def test_odds_json_reports_chance_distribution_best_action_states_and_seconds(mo
 def test_the_quick_exit_after_a_search_keeps_the_whole_output_and_the_exit_code(tmp_path) -> None:
     """run(): the console script ends with os._exit after a search (numba's teardown skipped),
     and the answer written to a file is whole; an error still exits the usual way, with 1."""
-    args = ["odds", "AC 6C 3H 8H 2D 5D 4S 7S", "--trump", "C", "--target", "4",
-            "--abilities", "none", "--json", "--exact"]
+    args = [
+        "odds",
+        "AC 6C 3H 8H 2D 5D 4S 7S",
+        "--trump",
+        "C",
+        "--target",
+        "4",
+        "--abilities",
+        "none",
+        "--json",
+        "--exact",
+    ]
     for module in (False, True):
         with open(tmp_path / "answer.json", "w", encoding="utf-8") as answer:
-            command = [sys.executable, "-m", "advisor"] if module or not CONSOLE_SCRIPT.exists() \
+            command = (
+                [sys.executable, "-m", "advisor"]
+                if module or not CONSOLE_SCRIPT.exists()
                 else [str(CONSOLE_SCRIPT)]
-            done = subprocess.run([*command, *args], stdout=answer, stderr=subprocess.PIPE,
-                                  timeout=120, check=False)
+            )
+            done = subprocess.run(
+                [*command, *args], stdout=answer, stderr=subprocess.PIPE, timeout=120, check=False
+            )
         assert done.returncode == 0, done.stderr.decode()
         data = json.loads((tmp_path / "answer.json").read_text(encoding="utf-8"))
         assert data["chance_exact"] == "946380887/1853386920"  # tests/data/README.md

@@ -18,11 +18,18 @@ from advisor.session import load
 COMMAND = [sys.executable, "-m", "advisor", "coach"]
 
 
-def run_coach(args: list[str], lines: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
+def run_coach(
+    args: list[str], lines: list[str], timeout: float = 120
+) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
-        COMMAND + args, input="\n".join(lines) + "\n", capture_output=True, text=True,
-        env=env, timeout=timeout, check=False,
+        COMMAND + args,
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        check=False,
     )
 
 
@@ -31,7 +38,9 @@ def test_seeded_tour_killed_mid_tour_resumes_to_the_same_end(tmp_path: Path, var
     """A kill -9 mid-tour loses nothing: resuming finishes exactly like an uninterrupted run
     (in the first edition too, whose misses are paid with face-up cards, R7)."""
     whole = tmp_path / "whole.json"
-    done = run_coach(["--session", str(whole), "--seed", "3", "--no-advice", "--variant", variant], [""] * 400)
+    done = run_coach(
+        ["--session", str(whole), "--seed", "3", "--no-advice", "--variant", variant], [""] * 400
+    )
     assert done.returncode == 0, done.stderr
     assert "final score" in done.stdout and "Traceback" not in done.stderr
 
@@ -39,7 +48,11 @@ def test_seeded_tour_killed_mid_tour_resumes_to_the_same_end(tmp_path: Path, var
     env = {**os.environ, "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
     process = subprocess.Popen(
         COMMAND + ["--session", str(broken), "--seed", "3", "--no-advice", "--variant", variant],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
     )
     for _ in range(8):  # a few answers, then the stdin pipe stays open: the coach waits mid-tour
         process.stdin.write("\n")
@@ -88,17 +101,32 @@ def test_first_edition_tour_coached_with_advice(tmp_path: Path):
     (cost, hit, misses) at each visit and a ranked list at each decision; Enter follows the
     advice to the end, and the review prices each choice in reputation."""
     path = tmp_path / "advised.json"
-    args = ["--session", str(path), "--seed", "5", "--variant", "first-edition", "--time-limit", "0.2"]
+    args = [
+        "--session",
+        str(path),
+        "--seed",
+        "5",
+        "--variant",
+        "first-edition",
+        "--time-limit",
+        "0.2",
+    ]
     result = run_coach(args, [""] * 400, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stdout + result.stderr
-    assert "first edition" in result.stdout and "expected cost" in result.stdout and "net" in result.stdout
+    assert (
+        "first edition" in result.stdout
+        and "expected cost" in result.stdout
+        and "net" in result.stdout
+    )
     assert "final score" in result.stdout
     events = load(path).events
     kingdoms = [e for e in events if e["type"] == "kingdom"]
     assert kingdoms and all(e["advice"]["best"] == e["position"] for e in kingdoms)
     actions = [e for e in events if e["type"] == "action"]
-    assert actions and all(e["advice"]["played"] == pytest.approx(e["advice"]["cost"]) for e in actions)
+    assert actions and all(
+        e["advice"]["played"] == pytest.approx(e["advice"]["cost"]) for e in actions
+    )
 
 
 def test_physical_tour_from_typed_cards_with_bad_input_rejected(tmp_path: Path):
@@ -134,7 +162,8 @@ def test_advice_is_shown_and_recorded_for_review(tmp_path: Path):
     path = tmp_path / "advised.json"
     result = run_coach(
         ["--session", str(path), "--seed", "8", "--short", "--time-limit", "2", "--ascii"],
-        ["", "", "", "quit"], timeout=300,
+        ["", "", "", "quit"],
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     events = load(path).events
@@ -142,7 +171,9 @@ def test_advice_is_shown_and_recorded_for_review(tmp_path: Path):
     assert advised and advised[0]["type"] == "kingdom"
     review = subprocess.run(
         [sys.executable, "-m", "advisor", "review", str(path), "--ascii"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert review.returncode == 0 and "Review" in review.stdout
 
@@ -164,7 +195,10 @@ def _greedy_seeded_session(seed: int, short: bool):
         elif state.phase == "card":
             event = {"type": "card", "card": session.next_chance_card()}
         elif state.phase == "kingdom":
-            event = {"type": "kingdom", "position": policy.choose_kingdom(state.tour, state.hand, rng)}
+            event = {
+                "type": "kingdom",
+                "position": policy.choose_kingdom(state.tour, state.hand, rng),
+            }
         else:
             action = policy.choose_action(state.visit, legal_actions(state.visit), rng)
             event = {"type": "action", "action": encode_action(action)}
@@ -201,7 +235,9 @@ def test_physical_tour_typed_card_by_card_ends_like_the_dealt_one(tmp_path: Path
         if session.replay().tour.visits >= 3 and _uses_an_ability(session)
     )
     path = tmp_path / "physical.json"
-    result = run_coach(["--session", str(path), "--short", "--no-advice"], _typed_lines(dealt), timeout=300)
+    result = run_coach(
+        ["--session", str(path), "--short", "--no-advice"], _typed_lines(dealt), timeout=300
+    )
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     assert "final score" in result.stdout
@@ -252,7 +288,9 @@ BAD_INPUT = {
 
 
 @pytest.mark.parametrize("prompt", list(BAD_INPUT))
-def test_bad_input_at_every_prompt_is_refused_in_one_line_and_changes_nothing(tmp_path: Path, prompt: str):
+def test_bad_input_at_every_prompt_is_refused_in_one_line_and_changes_nothing(
+    tmp_path: Path, prompt: str
+):
     """Each bad answer gets a one-line reason and the same prompt again; nothing is saved for
     it, and the tour goes on from the same state."""
     dealt = _dealt_tour()
@@ -264,7 +302,12 @@ def test_bad_input_at_every_prompt_is_refused_in_one_line_and_changes_nothing(tm
         state = _replayed_prefix(dealt, index)
     bad = [(_fill(text, state), _fill(fragment, state)) for text, fragment in BAD_INPUT[prompt]]
     path = tmp_path / "bad.json"
-    lines = typed[: index + 1] + [text for text, _ in bad] + ([typed[index + 1]] if index >= 0 else []) + ["quit"]
+    lines = (
+        typed[: index + 1]
+        + [text for text, _ in bad]
+        + ([typed[index + 1]] if index >= 0 else [])
+        + ["quit"]
+    )
     result = run_coach(["--session", str(path), "--short", "--no-advice"], lines)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stdout + result.stderr
@@ -294,7 +337,7 @@ def _fill(text: str, state) -> str:
     if state is None:
         return text
     if text == "VISITED":
-        return str(sorted(state.tour.visited)[0])
+        return str(min(state.tour.visited))
     hand = state.visit.hand if state.visit is not None else None
     if text == "IN-HAND":
         return next(iter(hand)).ascii()
@@ -313,9 +356,18 @@ def test_a_suggested_ability_typed_back_is_that_ability_not_a_debate():
     from search.game.rules import Debate, UseAbility
     from search.game.tour import new_tour, start_visit
 
-    tour = new_tour([KINGS[0], QUEENS[1], KINGS[2], KINGS[3], KINGS[1], QUEENS[0], QUEENS[2], QUEENS[3]])
+    tour = new_tour(
+        [KINGS[0], QUEENS[1], KINGS[2], KINGS[3], KINGS[1], QUEENS[0], QUEENS[2], QUEENS[3]]
+    )
     visit = start_visit(tour, CardSet.parse("AC 3C 5C 7C 5D 8H 5S 7S"), 3)
-    for action in (UseAbility(Suit.DIAMONDS), UseAbility(Suit.CLUBS), UseAbility(Suit.SPADES, None, 2), Debate()):
+    for action in (
+        UseAbility(Suit.DIAMONDS),
+        UseAbility(Suit.CLUBS),
+        UseAbility(Suit.SPADES, None, 2),
+        Debate(),
+    ):
         assert parse_play(describe(action), visit) == action
-    assert parse_play("d", visit) == Debate() and parse_play("JD", visit) == UseAbility(Suit.DIAMONDS)
+    assert parse_play("d", visit) == Debate() and parse_play("JD", visit) == UseAbility(
+        Suit.DIAMONDS
+    )
     assert parse_play("C", visit) == UseAbility(Suit.CLUBS)

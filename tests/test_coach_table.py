@@ -27,7 +27,13 @@ class Player:
     so that visit 1 is won (a win while wins are short of the target, then losses) and
     visit 2 lost; ``typos`` are typed once, first, at the prompt of their kind."""
 
-    def __init__(self, path: Path, output: io.StringIO, typos: dict[str, list[str]], plan: dict[str, list[str]]):
+    def __init__(
+        self,
+        path: Path,
+        output: io.StringIO,
+        typos: dict[str, list[str]],
+        plan: dict[str, list[str]],
+    ):
         self.path, self.output = path, output
         self.typos = {kind: list(texts) for kind, texts in typos.items()}
         self.plan = {kind: list(texts) for kind, texts in plan.items()}
@@ -61,7 +67,7 @@ class Player:
         prompt = markup.replace("\\[", "[")
         state = self.state()
         kind = self.kind(prompt, state)
-        new = self.output.getvalue()[self.seen:]
+        new = self.output.getvalue()[self.seen :]
         self.seen = len(self.output.getvalue())
         default = re.search(r"\[([^\]]+)\]: $", prompt)
         if default and kind in ("kingdom", "decide", "answer", "discard"):
@@ -147,11 +153,21 @@ def _run(path: Path, player: Player, output: io.StringIO, advice: bool, monkeypa
     console = Console(file=output, width=80, color_system=None, highlight=False)
     for name in ("advise_visit", "rank_moves", "score_best_action"):
         monkeypatch.setattr(coach_advice, name, _spy(player, name, getattr(coach_advice, name)))
-    coach.run(path, None, TourConfig(short=True), console, player, advice=advice, time_limit=0.5,
-              ascii=True)
+    coach.run(
+        path,
+        None,
+        TourConfig(short=True),
+        console,
+        player,
+        advice=advice,
+        time_limit=0.5,
+        ascii=True,
+    )
 
 
-def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(tmp_path: Path, monkeypatch) -> None:
+def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(
+    tmp_path: Path, monkeypatch
+) -> None:
     """Issue 18, done when: a physical short tour typed into the real prompt loop, first
     without advice (kingdom, Commerce with both drawn cards on one line, its discard,
     Military), then resumed with advice to the end. A typo at every kind of prompt gets a
@@ -210,12 +226,29 @@ def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(tmp_path
 
     # Every kind of prompt got its typo, each refused in one line.
     kinds = {kind for kind, *_ in first.log + second.log}
-    assert {"rulers", "hand", "kingdom", "decide", "draw", "discard", "reveal", "answer", "end"} <= kinds
+    assert {
+        "rulers",
+        "hand",
+        "kingdom",
+        "decide",
+        "draw",
+        "discard",
+        "reveal",
+        "answer",
+        "end",
+    } <= kinds
     assert not any(first.typos.values()) and not any(second.typos.values())
     assert text.count("Loading the compiled search") == 1 and "At any prompt: 'help'" in text
     assert "Kingdoms: 1* KD (target 2), 2 KC (target 4)" in text  # 'state' in the loop
-    for reason in ("'zz' is not a play here", "9S", "2C is in your hand, not in the deck", "a debate can start only between debates",
-                   "appears twice", "kingdom 1 (won already)", "the tour is over"):
+    for reason in (
+        "'zz' is not a play here",
+        "9S",
+        "2C is in your hand, not in the deck",
+        "a debate can start only between debates",
+        "appears twice",
+        "kingdom 1 (won already)",
+        "the tour is over",
+    ):
         assert reason in " ".join(text.split()), reason
     # Typos cost no search: each position was searched once (the spies saw no repeat).
     searched = [args for name, args in second.solves if name != "score_best_action"]
@@ -236,7 +269,7 @@ def test_a_whole_physical_tour_at_the_table_with_a_typo_at_every_prompt(tmp_path
     # The review: every decision, numbered within its visit, the unadvised ones marked.
     session = load(path)
     decisions = [e for e in session.events if e["type"] in DECISION_EVENTS]
-    review = text[text.index("Review: final score"):]
+    review = text[text.index("Review: final score") :]
     rows = re.findall(r"^\s*(\d+) \| ", review, re.MULTILINE)
     assert len(rows) == len(decisions)
     assert rows.count("1") == 2  # numbered within each visit
@@ -275,11 +308,22 @@ def _moves():
 
     king = Ruler("K", Suit.SPADES)
     return [
-        Move(Option("ability", suit=Suit.DIAMONDS), 0.995, 0.0, source=Ruler("K", Suit.DIAMONDS),
-             interval=(0.973, 1.0)),
+        Move(
+            Option("ability", suit=Suit.DIAMONDS),
+            0.995,
+            0.0,
+            source=Ruler("K", Suit.DIAMONDS),
+            interval=(0.973, 1.0),
+        ),
         Move(Option("debate"), 0.99, 0.005, interval=(0.972, 0.997)),
-        Move(Option("ability", suit=Suit.SPADES, new_trump=Suit.CLUBS), 0.7, 0.3, source=king,
-             swap_with=1, interval=(0.6, 0.8)),
+        Move(
+            Option("ability", suit=Suit.SPADES, new_trump=Suit.CLUBS),
+            0.7,
+            0.3,
+            source=king,
+            swap_with=1,
+            interval=(0.6, 0.8),
+        ),
         Move(Option("ability", suit=Suit.HEARTS), 0.2, 0.8, interval=(0.1, 0.3)),
     ]
 
@@ -309,9 +353,13 @@ def test_a_supporter_leads_only_for_more_than_its_point_of_final_score() -> None
     assert free_first(exact, stake=2.0)[0].option.kind == "debate"
     commerce, debate = exact[0], exact[1]
     low = debate.__class__(debate.option, 0.3, 0.7)
-    worth = free_first([commerce.__class__(commerce.option, 0.9, 0.1, commerce.source), low], stake=2.0)
+    worth = free_first(
+        [commerce.__class__(commerce.option, 0.9, 0.1, commerce.source), low], stake=2.0
+    )
     assert worth[0].source is not None  # +60% x 2 = 1.2 pt > 1 pt
-    short = free_first([commerce.__class__(commerce.option, 0.7, 0.3, commerce.source), low], stake=2.0)
+    short = free_first(
+        [commerce.__class__(commerce.option, 0.7, 0.3, commerce.source), low], stake=2.0
+    )
     assert short[0].source is None  # +40% x 2 = 0.8 pt < 1 pt
     noisy = commerce.__class__(commerce.option, 0.9, 0.1, commerce.source, interval=(0.75, 0.97))
     assert free_first([noisy, low], stake=2.0)[0].source is None  # surely only +45%: 0.9 pt
@@ -334,11 +382,14 @@ def test_coach_options_fit_80_columns_and_price_each_supporter(ascii: bool) -> N
     tour = new_tour(rulers, TourConfig(short=True))
     moves = _moves()
     cards = CardSet.parse("AC 2C 3C 4C 5C 6C 7C 8C AD 2D 3D 4D")
-    moves += [Move(Option("discard", cards=CardSet([a, b])), 0.1, 0.9, interval=(0.0, 0.2))
-              for a, b in zip(list(cards)[:6], list(cards)[6:])] * 2
+    moves += [
+        Move(Option("discard", cards=CardSet([a, b])), 0.1, 0.9, interval=(0.0, 0.2))
+        for a, b in zip(list(cards)[:6], list(cards)[6:])
+    ] * 2
     position = Position(hand=cards, trump=Suit.HEARTS, target=6)
-    advice = MoveAdvice(3, rulers[2], position, Chance(0.995, estimate=True), tuple(moves),
-                        (0.0,) * 6 + (1.0,), 1.5)
+    advice = MoveAdvice(
+        3, rulers[2], position, Chance(0.995, estimate=True), tuple(moves), (0.0,) * 6 + (1.0,), 1.5
+    )
     console = Console(width=80, record=True, color_system=None)
     console.print(coach_move_view(advice, moves, tour, ascii))
     text = console.export_text()
@@ -368,8 +419,10 @@ def test_an_option_with_too_few_playouts_and_no_bound_says_no_time() -> None:
 
     rulers = [Ruler("K", s) for s in (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)]
     tour = new_tour(rulers, TourConfig(short=True))
-    moves = [Move(Option("debate"), 0.0, 0.0, interval=(0.0, 1.0), proven=True),
-             Move(Option("ability", suit=Suit.HEARTS), 0.4, 0.0, interval=(0.4, 1.0), proven=True)]
+    moves = [
+        Move(Option("debate"), 0.0, 0.0, interval=(0.0, 1.0), proven=True),
+        Move(Option("ability", suit=Suit.HEARTS), 0.4, 0.0, interval=(0.4, 1.0), proven=True),
+    ]
     position = Position(hand=CardSet.parse("AC 2C 3C"), trump=Suit.HEARTS, target=2)
     advice = MoveAdvice(3, rulers[2], position, Chance(0.0, estimate=True), tuple(moves), (), 0.5)
     console = Console(width=80, record=True, color_system=None)
@@ -388,9 +441,13 @@ def test_state_shows_everything_on_the_table(tmp_path: Path) -> None:
     from search.game import UseAbility
 
     session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
-    session = session.append({"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]})
+    session = session.append(
+        {"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]}
+    )
     session = session.append({"type": "kingdom", "position": 1})
-    session = session.append({"type": "action", "action": encode_action(UseAbility(Suit.SPADES, None, 3))})
+    session = session.append(
+        {"type": "action", "action": encode_action(UseAbility(Suit.SPADES, None, 3))}
+    )
     text = state_text(session, ascii=True)
     assert "1* KH (target 2), 2 KC (target 4), 3 KD (target 6)" in text  # swapped by Politics
     assert "Supporters: unused none; used none." in text
@@ -432,8 +489,13 @@ def _late_visit(hand: str, position: int, wins: str, discard: str, supporter):
     tour = tour_between_visits(layout, unused=[supporter])
     cards, scoring, thrown = CardSet.parse(hand), CardSet.parse(wins), CardSet.parse(discard)
     visit = new_visit(cards, position, position, tuple(layout), supporters=(supporter,))
-    visit = replace(visit, jacks=frozenset(), scoring=scoring, discard=thrown,
-                    deck=CardSet.full() - cards - scoring - thrown)
+    visit = replace(
+        visit,
+        jacks=frozenset(),
+        scoring=scoring,
+        discard=thrown,
+        deck=CardSet.full() - cards - scoring - thrown,
+    )
     return tour, visit
 
 
@@ -485,16 +547,37 @@ def test_the_review_never_charges_for_the_coachs_own_default_and_marks_estimates
     from advisor.session import Session
 
     session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
-    session = session.append({"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]})
-    session = session.append({"type": "kingdom", "position": 1, "advice": {
-        "best": 1, "default": 1, "chances": {"1": 0.9, "2": 0.5}, "estimated": ["1"], "played": 0.9}})
+    session = session.append(
+        {"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]}
+    )
+    session = session.append(
+        {
+            "type": "kingdom",
+            "position": 1,
+            "advice": {
+                "best": 1,
+                "default": 1,
+                "chances": {"1": 0.9, "2": 0.5},
+                "estimated": ["1"],
+                "played": 0.9,
+            },
+        }
+    )
     advice = {"best": "JH", "default": "debate", "chance": 0.99, "played": 0.95}
     session = session.append({"type": "action", "action": {"kind": "debate"}, "advice": advice})
     session = session.append({"type": "card", "card": "AS"})
-    estimated = {"best": "7S", "default": "7S", "chance": 0.9, "played": 0.7, "estimate": True,
-                 "interval": [0.85, 0.95], "played_interval": [0.6, 0.8]}
-    session = session.append({"type": "action", "action": {"kind": "answer", "card": "4S"},
-                              "advice": estimated})
+    estimated = {
+        "best": "7S",
+        "default": "7S",
+        "chance": 0.9,
+        "played": 0.7,
+        "estimate": True,
+        "interval": [0.85, 0.95],
+        "played_interval": [0.6, 0.8],
+    }
+    session = session.append(
+        {"type": "action", "action": {"kind": "answer", "card": "4S"}, "advice": estimated}
+    )
     text = _reviewed(session)
     assert text.isascii() and "final score" not in text.splitlines()[0]
     assert "Review: tour unfinished (visit 1 under way), score so far 0" in text
@@ -502,8 +585,9 @@ def test_the_review_never_charges_for_the_coachs_own_default_and_marks_estimates
     assert debate.rstrip().endswith("|") or "%" not in debate  # the default: not charged
     assert "~20.00%" in text
     noisy = {**estimated, "played": 0.86}
-    session = session.undo().append({"type": "action", "action": {"kind": "answer", "card": "4S"},
-                                     "advice": noisy})
+    session = session.undo().append(
+        {"type": "action", "action": {"kind": "answer", "card": "4S"}, "advice": noisy}
+    )
     assert "noise" in _reviewed(session)
 
 
@@ -513,15 +597,28 @@ def test_a_kingdom_cost_from_a_proven_bound_is_marked_as_not_exact() -> None:
     from advisor.session import Session
 
     session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
-    session = session.append({"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]})
-    session = session.append({"type": "kingdom", "position": 2, "advice": {
-        "best": 1, "default": 1, "chances": {"1": 0.9, "2": 0.5}, "estimated": [], "bounded": ["2"],
-        "played": 0.5}})
+    session = session.append(
+        {"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]}
+    )
+    session = session.append(
+        {
+            "type": "kingdom",
+            "position": 2,
+            "advice": {
+                "best": 1,
+                "default": 1,
+                "chances": {"1": 0.9, "2": 0.5},
+                "estimated": [],
+                "bounded": ["2"],
+                "played": 0.5,
+            },
+        }
+    )
     assert "~40.00%" in _reviewed(session)
     with pytest.raises(SessionError):
         Session.new(TourConfig(short=True), "physical", None, LAYOUT.split()).append(
-            {"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]}).append(
-            {"type": "kingdom", "position": 2, "advice": {"best": 1, "bounded": [2]}})
+            {"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]}
+        ).append({"type": "kingdom", "position": 2, "advice": {"best": 1, "bounded": [2]}})
 
 
 def test_a_kingdom_choice_is_priced_by_the_tour_value_it_gives_up() -> None:
@@ -531,20 +628,31 @@ def test_a_kingdom_choice_is_priced_by_the_tour_value_it_gives_up() -> None:
     from advisor.session import Session
 
     start = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split()).append(
-        {"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]})
-    advice = {"best": 1, "default": 1, "chances": {"1": 0.5, "2": 0.9}, "estimated": [],
-              "bounded": [], "tour_values": {"1": 10.18, "2": 9.81}, "objective": "score"}
-    against = _reviewed(start.append({"type": "kingdom", "position": 2,
-                                      "advice": {**advice, "played": 0.9}}))
+        {"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]}
+    )
+    advice = {
+        "best": 1,
+        "default": 1,
+        "chances": {"1": 0.5, "2": 0.9},
+        "estimated": [],
+        "bounded": [],
+        "tour_values": {"1": 10.18, "2": 9.81},
+        "objective": "score",
+    }
+    against = _reviewed(
+        start.append({"type": "kingdom", "position": 2, "advice": {**advice, "played": 0.9}})
+    )
     row = next(line for line in against.splitlines() if "| kingdom" in line)
     assert row.split("|")[4].strip() == "0.37 pts" and "%" not in row  # not the chance's 40%
-    followed = _reviewed(start.append({"type": "kingdom", "position": 1,
-                                       "advice": {**advice, "played": 0.5}}))
+    followed = _reviewed(
+        start.append({"type": "kingdom", "position": 1, "advice": {**advice, "played": 0.5}})
+    )
     row = next(line for line in followed.splitlines() if "| kingdom" in line)
     assert row.split("|")[4].strip() == ""
     bounded = {**advice, "bounded": ["2"], "played": 0.9}
-    assert "~0.37 pts" in _reviewed(start.append({"type": "kingdom", "position": 2,
-                                                  "advice": bounded}))
+    assert "~0.37 pts" in _reviewed(
+        start.append({"type": "kingdom", "position": 2, "advice": bounded})
+    )
     for bad in ({**advice, "tour_values": {"1": "high"}}, {**advice, "objective": "most"}):
         with pytest.raises(SessionError):
             start.append({"type": "kingdom", "position": 2, "advice": bad})
@@ -559,28 +667,48 @@ def test_the_review_grades_each_decision_in_expected_final_score() -> None:
     from advisor.session import Session
 
     session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
-    session = session.append({"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]})
-    session = session.append({"type": "kingdom", "position": 2, "advice": {
-        "best": 1, "default": 1, "chances": {"1": 0.5, "2": 0.9}, "estimated": [], "bounded": [],
-        "tour_values": {"1": 4.5, "2": 4.25}, "objective": "score", "played": 0.9}})
+    session = session.append(
+        {"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]}
+    )
+    session = session.append(
+        {
+            "type": "kingdom",
+            "position": 2,
+            "advice": {
+                "best": 1,
+                "default": 1,
+                "chances": {"1": 0.5, "2": 0.9},
+                "estimated": [],
+                "bounded": [],
+                "tour_values": {"1": 4.5, "2": 4.25},
+                "objective": "score",
+                "played": 0.9,
+            },
+        }
+    )
     followed = {"best": "debate", "default": "debate", "chance": 0.8, "played": 0.8, "stake": 5.0}
     session = session.append({"type": "action", "action": {"kind": "debate"}, "advice": followed})
     session = session.append({"type": "card", "card": "AS"})
     deviation = {"best": "7S", "default": "7S", "chance": 0.8, "played": 0.7, "stake": 5.0}
-    session = session.append({"type": "action", "action": {"kind": "answer", "card": "4S"},
-                              "advice": deviation})
+    session = session.append(
+        {"type": "action", "action": {"kind": "answer", "card": "4S"}, "advice": deviation}
+    )
     text = _reviewed(session)
     assert "0.25 pts" in text and "0.50 pts (10.0%)" in text
     data = review_json(session)
     costs = [(d["kind"], d["cost"], d["matched"]) for d in data["decisions"]]
-    assert costs == [("kingdom", pytest.approx(0.25), False), ("play", 0.0, True),
-                     ("answer", pytest.approx(0.5), False)]
+    assert costs == [
+        ("kingdom", pytest.approx(0.25), False),
+        ("play", 0.0, True),
+        ("answer", pytest.approx(0.5), False),
+    ]
     assert data["summary"]["mean_loss"] == pytest.approx(0.25)  # (0.25 + 0 + 0.5) / 3
     assert data["summary"]["matched_share"] == pytest.approx(1 / 3)
     assert [c["kind"] for c in data["summary"]["costliest"]] == ["answer", "kingdom"]
     spent = {**deviation, "played": 0.8, "played_spends": True}
-    session = session.undo().append({"type": "action", "action": {"kind": "answer", "card": "4S"},
-                                     "advice": spent})
+    session = session.undo().append(
+        {"type": "action", "action": {"kind": "answer", "card": "4S"}, "advice": spent}
+    )
     assert review_json(session)["decisions"][2]["cost"] == pytest.approx(1.0)  # its point
 
 
@@ -593,27 +721,59 @@ def test_the_review_charges_a_supporter_the_coach_advised_for_less_than_its_poin
     from advisor.session import Session
 
     session = Session.new(TourConfig(short=True), "physical", None, LAYOUT.split())
-    session = session.append({"type": "hand", "cards": "2C 5D 6D 3H 8H 4S 7S 8S".split()})
-    session = session.append({"type": "kingdom", "position": 1, "advice": {
-        "best": 1, "default": 1, "chances": {"1": 0.5}, "estimated": [], "bounded": [],
-        "tour_values": {"1": 4.5}, "objective": "score", "played": 0.5}})
-    advice = {"best": "JD QD", "default": "JD QD", "chance": 0.805, "free_chance": 0.8,
-              "stake": 2.0, "spends": True}
-    followed = session.append({"type": "action", "action": {"kind": "debate"},
-                               "advice": {**advice, "played": 0.805, "played_spends": True}})
+    session = session.append(
+        {"type": "hand", "cards": ["2C", "5D", "6D", "3H", "8H", "4S", "7S", "8S"]}
+    )
+    session = session.append(
+        {
+            "type": "kingdom",
+            "position": 1,
+            "advice": {
+                "best": 1,
+                "default": 1,
+                "chances": {"1": 0.5},
+                "estimated": [],
+                "bounded": [],
+                "tour_values": {"1": 4.5},
+                "objective": "score",
+                "played": 0.5,
+            },
+        }
+    )
+    advice = {
+        "best": "JD QD",
+        "default": "JD QD",
+        "chance": 0.805,
+        "free_chance": 0.8,
+        "stake": 2.0,
+        "spends": True,
+    }
+    followed = session.append(
+        {
+            "type": "action",
+            "action": {"kind": "debate"},
+            "advice": {**advice, "played": 0.805, "played_spends": True},
+        }
+    )
     data = review_json(followed)
     play = data["decisions"][1]
     assert play["advice_cost"] == pytest.approx(0.99) and play["cost"] == pytest.approx(0.99)
     assert data["summary"]["advice_loss"] == pytest.approx(0.99)
     text = _reviewed(followed)
     assert "advice cost" in text and "0.99 pts" in text and "gave away 0.99 pts" in text
-    free = session.append({"type": "action", "action": {"kind": "debate"},
-                           "advice": {**advice, "played": 0.8, "played_spends": False}})
+    free = session.append(
+        {
+            "type": "action",
+            "action": {"kind": "debate"},
+            "advice": {**advice, "played": 0.8, "played_spends": False},
+        }
+    )
     play = review_json(free)["decisions"][1]
     assert play["advice_cost"] == pytest.approx(0.99) and play["cost"] == pytest.approx(0.0)
     worth = {**advice, "chance": 0.9, "played": 0.9, "played_spends": True}  # +10% x 2 = 0.2 pt
-    assert review_json(session.append({"type": "action", "action": {"kind": "debate"},
-                                       "advice": worth}))["decisions"][1]["advice_cost"] == pytest.approx(0.8)
+    assert review_json(
+        session.append({"type": "action", "action": {"kind": "debate"}, "advice": worth})
+    )["decisions"][1]["advice_cost"] == pytest.approx(0.8)
 
 
 def test_a_second_supporter_of_a_suit_lends_the_ability_once_the_first_is_spent() -> None:
@@ -630,8 +790,9 @@ def test_a_second_supporter_of_a_suit_lends_the_ability_once_the_first_is_spent(
     layout = [None if r == queen else r for r in tour.rulers]
     tour = tour_between_visits(layout, unused=[king, queen])
     visit = replace(visit, rulers=tuple(layout), supporters=(queen,), used_supporters=(king,))
-    adviser = coach_advice.Adviser(Console(width=80, record=True, color_system=None), time_limit=30.0,
-                                   ascii=True)
+    adviser = coach_advice.Adviser(
+        Console(width=80, record=True, color_system=None), time_limit=30.0, ascii=True
+    )
     advised = adviser.move_advice(SimpleNamespace(tour=tour, visit=visit))
     console = Console(width=80, record=True, color_system=None)
     console.print(advised.view)
@@ -653,7 +814,7 @@ class Deviator:
 
     def __call__(self, markup: str) -> str:
         prompt = markup.replace("\\[", "[")
-        new = self.output.getvalue()[self.seen:]
+        new = self.output.getvalue()[self.seen :]
         self.seen = len(self.output.getvalue())
         if prompt.startswith("Kingdom to visit") and not self.deviations:
             values = re.findall(r"#(\d) (\d+\.\d+)", " ".join(new.split()))
@@ -673,7 +834,9 @@ class Deviator:
         rows = re.findall(r"^([* ])\s+(\S+(?: \d)?)\s{2,}.*?\s(\d+)%\s", shown, re.MULTILINE)
         exact = {play: int(percent) for mark, play, percent in rows}
         best = next((play for mark, play, _ in rows if mark == "*"), None)
-        if best is None or not re.search(rf"^\*\s+{re.escape(best)}\s.*\s\d+%\s", shown, re.MULTILINE):
+        if best is None or not re.search(
+            rf"^\*\s+{re.escape(best)}\s.*\s\d+%\s", shown, re.MULTILINE
+        ):
             return None
         for play, percent in exact.items():
             if play != best and exact[best] - percent >= 100 * self.margin:
@@ -696,8 +859,16 @@ def test_a_coached_tour_with_deliberate_deviations_prices_each_of_them(tmp_path:
         output = io.StringIO()
         console = Console(file=output, width=100, color_system=None, highlight=False)
         player = Deviator(output)
-        coach.run(path, 8, TourConfig(short=True), console, player, advice=True,
-                  time_limit=time_limit, ascii=True)
+        coach.run(
+            path,
+            8,
+            TourConfig(short=True),
+            console,
+            player,
+            advice=True,
+            time_limit=time_limit,
+            ascii=True,
+        )
         text = output.getvalue()
         (tmp_path / f"coach-{time_limit}.txt").write_text(text)  # what the player saw
         assert "Traceback" not in text

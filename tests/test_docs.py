@@ -19,9 +19,9 @@ DOCS = ROOT / "docs"
 # [text](target) and ![alt](target); the target stops at whitespace or ')'. Code spans and
 # fenced blocks are removed first, so that example text is not read as a link.
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
+FENCE = re.compile(r"^(```|~~~).*?^\1", re.DOTALL | re.MULTILINE)
 CODE = re.compile(r"`[^`\n]*`")
-HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.M)
+HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
 def _tracked() -> set[str]:
@@ -70,7 +70,7 @@ def broken_links(page: Path, tracked: set[str], text: str | None = None) -> list
     each with the reason."""
     broken = []
     for target in links(page.read_text() if text is None else text):
-        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):  # http:, https:, mailto:
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):  # http:, https:, mailto:
             continue
         path, _, fragment = target.partition("#")
         file = (page.parent / path).resolve() if path else page
@@ -110,11 +110,16 @@ def test_the_readme_test_command_is_the_one_ci_runs():
 def test_the_link_check_finds_broken_links():
     """The check itself can fail: a missing file, a missing heading, a path outside the tree;
     a good link, a link in code and a web address pass."""
-    text = ("[a](nowhere.md) [b](rules.md#no-such-heading) ![c](../../outside.png) [d](rules.md)"
-            " [e](rules.md#4-abilities) `[f](gone.md)` [g](https://example.org/x)\n")
+    text = (
+        "[a](nowhere.md) [b](rules.md#no-such-heading) ![c](../../outside.png) [d](rules.md)"
+        " [e](rules.md#4-abilities) `[f](gone.md)` [g](https://example.org/x)\n"
+    )
     found = broken_links(DOCS / "probe.md", _tracked(), text)
     assert [b.split(":")[0] for b in found] == [
-        "nowhere.md", "rules.md#no-such-heading", "../../outside.png"]
+        "nowhere.md",
+        "rules.md#no-such-heading",
+        "../../outside.png",
+    ]
 
 
 def test_anchors_follow_github():

@@ -9,12 +9,7 @@ import pytest
 from search.game import CardSet, Suit
 from search.infra import wilson_interval
 from search.visit import make_solver
-from search.visit.fastplay import (
-    MirroredPolicy,
-    SplitMixStream,
-    compiled_playouts,
-    playout_seed,
-)
+from search.visit.fastplay import MirroredPolicy, SplitMixStream, compiled_playouts, playout_seed
 from search.visit.kernel import FastKingdomSolver
 from search.visit.lookahead import LookaheadPolicy, play_lookahead, scratch_of, solve_roots
 
@@ -34,10 +29,14 @@ def _python_wins(solver, roots, need: int, playouts: int) -> tuple[list[int], li
     policy = MirroredPolicy(solver, roots, seed=SEED, scratch=scratch_of(solver))
     suits, _ = policy.base(STATE, need)
     base = MirroredPolicy(solver, [suits], seed=SEED, scratch=policy.scratch, fixed=True)
-    wins = [play_lookahead(policy, STATE, need, SplitMixStream(playout_seed(SEED, i)))
-            for i in range(playouts)]
-    hits = [play_lookahead(base, STATE, need, SplitMixStream(playout_seed(SEED, i)))
-            for i in range(playouts)]
+    wins = [
+        play_lookahead(policy, STATE, need, SplitMixStream(playout_seed(SEED, i)))
+        for i in range(playouts)
+    ]
+    hits = [
+        play_lookahead(base, STATE, need, SplitMixStream(playout_seed(SEED, i)))
+        for i in range(playouts)
+    ]
     return wins, hits
 
 
@@ -61,13 +60,18 @@ def solved() -> tuple:
 def test_compiled_playouts_play_what_the_python_policy_plays(solved, need) -> None:
     """On the same deck orders the two make the same plays, so each playout ends alike."""
     solver, roots = solved
-    assert _compiled_wins(solver, roots, need, PLAYOUTS) == _python_wins(solver, roots, need, PLAYOUTS)
+    assert _compiled_wins(solver, roots, need, PLAYOUTS) == _python_wins(
+        solver, roots, need, PLAYOUTS
+    )
 
 
 def test_a_run_continued_from_its_count_plays_the_same_deck_orders(solved) -> None:
     solver, roots = solved
     whole = _compiled_wins(solver, roots, 4, 30)
-    first, rest = _compiled_wins(solver, roots, 4, 12), _compiled_wins(solver, roots, 4, 18, first=12)
+    first, rest = (
+        _compiled_wins(solver, roots, 4, 12),
+        _compiled_wins(solver, roots, 4, 18, first=12),
+    )
     assert (first[0] + rest[0], first[1] + rest[1]) == whole
 
 
@@ -79,8 +83,9 @@ def test_memos_that_fill_up_mid_playout_grow_and_play_the_same() -> None:
     solve_roots(cramped, STATE, None, None, ROOTS)
     cramped.reset()  # its memo empty and small again: the playouts fill it
     scratch = FastKingdomSolver(initial_bits=4, initial_stack=256, initial_depth=8)
-    assert (_compiled_wins(cramped, roots, 5, 20, scratch=scratch)
-            == _compiled_wins(roomy, roots, 5, 20))
+    assert _compiled_wins(cramped, roots, 5, 20, scratch=scratch) == _compiled_wins(
+        roomy, roots, 5, 20
+    )
     assert cramped.state_count() > 1 << 4 and scratch.state_count() > 1 << 4
 
 

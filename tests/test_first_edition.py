@@ -60,7 +60,9 @@ def _play_out(state, answers: list[tuple[str, str]]):
 
 def test_r5_reputation_is_the_face_up_jacks_and_supporters() -> None:
     """R5: reputation counts face-up Jacks and unused (face-up) supporters."""
-    tour = _tour(supporters=(Supporter(KINGS[0]), Supporter(QUEENS[1], used=True)), jacks=frozenset({C, H}))
+    tour = _tour(
+        supporters=(Supporter(KINGS[0]), Supporter(QUEENS[1], used=True)), jacks=frozenset({C, H})
+    )
     assert tour.reputation == 3
 
 
@@ -82,7 +84,16 @@ def test_r5_a_jack_turned_down_stays_down_at_the_next_visit() -> None:
 
 def _finish_exactly(state):
     """Win the target's number of debates and lose the rest, with hearts trump (QH)."""
-    plays = [("AH", "5H"), ("2H", "6H"), ("8C", "AC"), ("7C", "2C"), ("8D", "3D"), ("7D", "4D"), ("8H", "7S"), ("4H", "8S")]
+    plays = [
+        ("AH", "5H"),
+        ("2H", "6H"),
+        ("8C", "AC"),
+        ("7C", "2C"),
+        ("8D", "3D"),
+        ("7D", "4D"),
+        ("8H", "7S"),
+        ("4H", "8S"),
+    ]
     for ruler_card, answer in plays:
         if state.over:
             break
@@ -160,8 +171,16 @@ def test_r7_a_miss_by_m_turns_m_cards_down_or_ends_the_tour(face_up: int, ends: 
     jacks = frozenset(list(Suit)[:face_up])
     tour = _tour(jacks=jacks)
     state = start_visit(tour, HAND, 2)
-    plays = [("AS", "7S"), ("AD", "3D"), ("2D", "4D"), ("AH", "5H"),  # four wins
-             ("7H", "6H"), ("3C", "AC"), ("4C", "2C"), ("8H", "8S")]  # then four losses
+    plays = [
+        ("AS", "7S"),
+        ("AD", "3D"),
+        ("2D", "4D"),
+        ("AH", "5H"),  # four wins
+        ("7H", "6H"),
+        ("3C", "AC"),
+        ("4C", "2C"),
+        ("8H", "8S"),
+    ]  # then four losses
     state = _play_out(state, plays)
     assert state.over and state.wins == 4  # target 2: a miss by 2
     choices = turn_down_choices(tour, state)
@@ -189,11 +208,19 @@ def test_first_edition_simulations_are_deterministic_and_greedy_beats_random() -
 
 
 def test_simulate_and_deal_take_the_variant(monkeypatch, capsys) -> None:
-    code, out, err = run_in_process(monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "first-edition", "--json"])
+    code, out, err = run_in_process(
+        monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "first-edition", "--json"]
+    )
     assert code == 0, err
     assert '"first_edition": true' in out
-    assert_one_line_error(*run_in_process(monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "2019"]))
-    code, out, err = run_in_process(monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "first-edition", "--policy", "hindsight"])
+    assert_one_line_error(
+        *run_in_process(monkeypatch, capsys, ["simulate", "--tours", "5", "--variant", "2019"])
+    )
+    code, out, err = run_in_process(
+        monkeypatch,
+        capsys,
+        ["simulate", "--tours", "5", "--variant", "first-edition", "--policy", "hindsight"],
+    )
     assert_one_line_error(code, out, err)
     assert "standard" in err
 
@@ -235,14 +262,30 @@ def _engine_cost(state, target: int, memo: dict) -> float:
 
     if state.over:
         return abs(state.wins - target) + len(state.abilities_used)
-    key = (state.hand, state.deck, state.wins, state.waiting, state.phase, state.jacks, state.trump,
-           state.verdict, state.pending_draws, len(state.abilities_used))
+    key = (
+        state.hand,
+        state.deck,
+        state.wins,
+        state.waiting,
+        state.phase,
+        state.jacks,
+        state.trump,
+        state.verdict,
+        state.pending_draws,
+        len(state.abilities_used),
+    )
     if key in memo:
         return memo[key]
     if state.is_chance:
-        value = sum(float(p) * _engine_cost(apply_chance_unchecked(state, c), target, memo) for c, p in chance_outcomes(state))
+        value = sum(
+            float(p) * _engine_cost(apply_chance_unchecked(state, c), target, memo)
+            for c, p in chance_outcomes(state)
+        )
     else:
-        value = min(_engine_cost(apply_action_unchecked(state, a), target, memo) for a in legal_actions(state))
+        value = min(
+            _engine_cost(apply_action_unchecked(state, a), target, memo)
+            for a in legal_actions(state)
+        )
     memo[key] = value
     return value
 
@@ -274,10 +317,14 @@ def test_solver_equals_a_brute_force_over_the_engine(hand: str, trump: Suit, jac
     abil = tuple(int(Suit(s) in jacks) for s in range(4))
     solvers = FirstEditionSolver(), FastFirstEditionSolver()
     for target in range(1, 4):
-        start = new_visit(cards, position, target, tuple(layout), jacks=frozenset(jacks), first_edition=True)
+        start = new_visit(
+            cards, position, target, tuple(layout), jacks=frozenset(jacks), first_edition=True
+        )
         expected = _engine_cost(replace(start, target=target), target, {})
         for solver in solvers:
-            assert solver.solve(cards.mask, int(trump), abil, target).cost == pytest.approx(expected, abs=1e-12)
+            assert solver.solve(cards.mask, int(trump), abil, target).cost == pytest.approx(
+                expected, abs=1e-12
+            )
 
 
 def test_odds_first_edition_reports_cost_chance_and_misses(monkeypatch, capsys) -> None:
@@ -285,14 +332,39 @@ def test_odds_first_edition_reports_cost_chance_and_misses(monkeypatch, capsys) 
     past the time limit (no estimate exists for this variant yet)."""
     import json
 
-    args = ["odds", "5S", "--trump", "S", "--target", "1", "--abilities", "C", "--variant", "first-edition"]
+    args = [
+        "odds",
+        "5S",
+        "--trump",
+        "S",
+        "--target",
+        "1",
+        "--abilities",
+        "C",
+        "--variant",
+        "first-edition",
+    ]
     code, out, err = run_in_process(monkeypatch, capsys, [*args, "--json"])
     assert code == 0, err
     data = json.loads(out)
-    assert data["expected_cost"] == pytest.approx(3 / 31) and data["chance"] == pytest.approx(28 / 31)
+    assert data["expected_cost"] == pytest.approx(3 / 31) and data["chance"] == pytest.approx(
+        28 / 31
+    )
     assert data["miss"] == pytest.approx([28 / 31, 3 / 31])
-    slow = ["odds", "AC 6C 3H 8H 2D 5D 4S 7S", "--trump", "C", "--target", "4", "--abilities", "D",
-            "--variant", "first-edition", "--time-limit", "0.01"]
+    slow = [
+        "odds",
+        "AC 6C 3H 8H 2D 5D 4S 7S",
+        "--trump",
+        "C",
+        "--target",
+        "4",
+        "--abilities",
+        "D",
+        "--variant",
+        "first-edition",
+        "--time-limit",
+        "0.01",
+    ]
     code, out, err = run_in_process(monkeypatch, capsys, slow)
     assert_one_line_error(code, out, err)
     assert "time-limit" in err
@@ -321,12 +393,17 @@ def test_kernel_equals_the_reference_for_every_target(hand: str, trump: Suit, ab
     mask = CardSet.parse(hand).mask
     fast, reference = FastFirstEditionSolver(), FirstEditionSolver()
     for target in range(1, 9):
-        got, expected = fast.solve(mask, int(trump), abil, target), reference.solve(mask, int(trump), abil, target)
+        got, expected = (
+            fast.solve(mask, int(trump), abil, target),
+            reference.solve(mask, int(trump), abil, target),
+        )
         assert got.cost == pytest.approx(expected.cost, abs=1e-12)
         assert got.chance == pytest.approx(expected.chance, abs=1e-12)
         assert got.miss == pytest.approx(expected.miss, abs=1e-12)
     deck = ((1 << 32) - 1) & ~mask
-    assert fast.value(mask, deck, int(trump), abil) == pytest.approx(reference.value(mask, deck, int(trump), abil), abs=1e-12)
+    assert fast.value(mask, deck, int(trump), abil) == pytest.approx(
+        reference.value(mask, deck, int(trump), abil), abs=1e-12
+    )
 
 
 def test_kernel_memo_grows_and_keeps_its_values() -> None:
@@ -414,7 +491,9 @@ def test_ranked_actions_follow_the_solver() -> None:
     hand = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S")
     layout = list(STANDARD_LAYOUT)
     position = 3
-    visit = new_visit(hand, position, 3, tuple(layout), jacks=frozenset({C, H, S}), first_edition=True)
+    visit = new_visit(
+        hand, position, 3, tuple(layout), jacks=frozenset({C, H, S}), first_edition=True
+    )
     solver = FastFirstEditionSolver()
     ranked = rank_actions(solver, visit)
     costs = [r.cost for r in ranked]
@@ -436,7 +515,9 @@ def test_advisor_keeps_the_abilities_worth_most() -> None:
     """Paying a miss of 1 with ♣ ♦ ♥ ♠ face up, the advisor turns down ♦ (R7: its choice)."""
     from search.firstedition.play import FirstEditionPolicy
 
-    visit = new_visit(CardSet.parse("AC"), 1, 1, tuple(STANDARD_LAYOUT), jacks=frozenset(Suit), first_edition=True)
+    visit = new_visit(
+        CardSet.parse("AC"), 1, 1, tuple(STANDARD_LAYOUT), jacks=frozenset(Suit), first_edition=True
+    )
     choices = [(suit,) for suit in sorted(Suit)]
     assert FirstEditionPolicy().choose_turn_down(None, visit, choices, None) == (D,)
 
@@ -444,10 +525,14 @@ def test_advisor_keeps_the_abilities_worth_most() -> None:
 # --- advise and move --variant first-edition -------------------------------------------
 
 FE_HAND = "AC 8C 7D 8D 4S 6S 7S 8S"
-FE_RULERS = "- QH QS - KD KC KH QC"  # kingdoms 1 and 4 completed; K♠ won (Q♦'s kingdom was paid for)
+FE_RULERS = (
+    "- QH QS - KD KC KH QC"  # kingdoms 1 and 4 completed; K♠ won (Q♦'s kingdom was paid for)
+)
 
 
-def test_advise_first_edition_lists_each_kingdoms_cost_and_recommends_the_least_net_loss(monkeypatch, capsys) -> None:
+def test_advise_first_edition_lists_each_kingdoms_cost_and_recommends_the_least_net_loss(
+    monkeypatch, capsys
+) -> None:
     """advise --variant first-edition --json: every unvisited kingdom with the solver's
     expected cost, hit chance and misses for its trump, target and the face-up cards (J♣ J♥
     J♠ and the K♠ supporter; J♦ down); the recommendation has the least net loss."""
@@ -455,8 +540,19 @@ def test_advise_first_edition_lists_each_kingdoms_cost_and_recommends_the_least_
 
     from search.firstedition.kernel import FastFirstEditionSolver
 
-    args = ["advise", FE_HAND, "--rulers", FE_RULERS, "--supporters", "KS", "--jacks-down", "D",
-            "--variant", "first-edition", "--json"]
+    args = [
+        "advise",
+        FE_HAND,
+        "--rulers",
+        FE_RULERS,
+        "--supporters",
+        "KS",
+        "--jacks-down",
+        "D",
+        "--variant",
+        "first-edition",
+        "--json",
+    ]
     code, out, err = run_in_process(monkeypatch, capsys, args)
     assert code == 0, err
     data = json.loads(out)
@@ -466,7 +562,9 @@ def test_advise_first_edition_lists_each_kingdoms_cost_and_recommends_the_least_
     suits = {2: H, 3: S, 5: D, 6: C, 7: H, 8: C}
     solver = FastFirstEditionSolver()
     for position, row in rows.items():
-        expected = solver.solve(CardSet.parse(FE_HAND).mask, int(suits[position]), (1, 0, 1, 2), position)
+        expected = solver.solve(
+            CardSet.parse(FE_HAND).mask, int(suits[position]), (1, 0, 1, 2), position
+        )
         assert row["expected_cost"] == pytest.approx(expected.cost, abs=1e-12)
         assert row["chance"] == pytest.approx(expected.chance, abs=1e-12)
         assert row["miss"] == pytest.approx(list(expected.miss), abs=1e-12)
@@ -474,15 +572,32 @@ def test_advise_first_edition_lists_each_kingdoms_cost_and_recommends_the_least_
     assert data["recommendation"] == min(rows, key=lambda p: (rows[p]["net_loss"], p))
 
 
-def test_advise_first_edition_without_time_for_commerce_flags_upper_bounds(monkeypatch, capsys) -> None:
+def test_advise_first_edition_without_time_for_commerce_flags_upper_bounds(
+    monkeypatch, capsys
+) -> None:
     """With J♦ face up and no time to search Commerce, the costs are those without ♦
     (upper bounds) and say so; --jacks-down in the standard game is refused in one line."""
-    args = ["advise", FE_HAND, "--rulers", FE_RULERS, "--supporters", "KS", "--variant", "first-edition",
-            "--time-limit", "0.001", "--ascii"]
+    args = [
+        "advise",
+        FE_HAND,
+        "--rulers",
+        FE_RULERS,
+        "--supporters",
+        "KS",
+        "--variant",
+        "first-edition",
+        "--time-limit",
+        "0.001",
+        "--ascii",
+    ]
     code, out, err = run_in_process(monkeypatch, capsys, args)
     assert code == 0, err
     assert "†" in out and "upper bound" in out
-    assert_one_line_error(*run_in_process(monkeypatch, capsys, ["advise", FE_HAND, "--rulers", FE_RULERS, "--jacks-down", "D"]))
+    assert_one_line_error(
+        *run_in_process(
+            monkeypatch, capsys, ["advise", FE_HAND, "--rulers", FE_RULERS, "--jacks-down", "D"]
+        )
+    )
 
 
 def test_move_first_edition_ranks_answers_with_and_without_abilities(monkeypatch, capsys) -> None:
@@ -490,9 +605,26 @@ def test_move_first_edition_ranks_answers_with_and_without_abilities(monkeypatch
     and with ♥, cheapest first, costs from the solver; after ♣ (--verdict won) only the answer."""
     import json
 
-    base = ["move", "--variant", "first-edition", "--kingdom", "5", "--hand", "AC 8C 7D 4S 6S 7S 8S",
-            "--rulers", FE_RULERS, "--supporters", "KS", "--jacks-down", "D", "--won-cards", "8D",
-            "--ruler-card", "5D", "--json"]
+    base = [
+        "move",
+        "--variant",
+        "first-edition",
+        "--kingdom",
+        "5",
+        "--hand",
+        "AC 8C 7D 4S 6S 7S 8S",
+        "--rulers",
+        FE_RULERS,
+        "--supporters",
+        "KS",
+        "--jacks-down",
+        "D",
+        "--won-cards",
+        "8D",
+        "--ruler-card",
+        "5D",
+        "--json",
+    ]
     code, out, err = run_in_process(monkeypatch, capsys, base)
     assert code == 0, err
     data = json.loads(out)
@@ -500,7 +632,9 @@ def test_move_first_edition_ranks_answers_with_and_without_abilities(monkeypatch
     assert {o.get("then") for o in data["options"]} == {None, "7D"}
     costs = [o["expected_cost"] for o in data["options"]]
     assert costs == sorted(costs) and len(costs) == 3
-    code, out, err = run_in_process(monkeypatch, capsys, [*base, "--jacks-used", "C", "--verdict", "won"])
+    code, out, err = run_in_process(
+        monkeypatch, capsys, [*base, "--jacks-used", "C", "--verdict", "won"]
+    )
     assert code == 0, err
     settled = json.loads(out)["options"]
     assert [o["option"] for o in settled] == ["7D"]
@@ -515,9 +649,25 @@ def test_move_first_edition_ranks_answers_with_and_without_abilities(monkeypatch
         ["--seen", "2H", "--wins", "2"],
     ],
 )
-def test_move_first_edition_refuses_bad_positions_in_one_line(monkeypatch, capsys, extra: list) -> None:
-    args = ["move", "--variant", "first-edition", "--kingdom", "5", "--hand", "AC 8C 7D 4S",
-            "--rulers", FE_RULERS, "--jacks-down", "D", "--ruler-card", "5D", *extra]
+def test_move_first_edition_refuses_bad_positions_in_one_line(
+    monkeypatch, capsys, extra: list
+) -> None:
+    args = [
+        "move",
+        "--variant",
+        "first-edition",
+        "--kingdom",
+        "5",
+        "--hand",
+        "AC 8C 7D 4S",
+        "--rulers",
+        FE_RULERS,
+        "--jacks-down",
+        "D",
+        "--ruler-card",
+        "5D",
+        *extra,
+    ]
     assert_one_line_error(*run_in_process(monkeypatch, capsys, args))
 
 

@@ -34,9 +34,25 @@ def test_the_first_run_after_install_is_exact(tmp_path) -> None:
     left."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run(
-        [sys.executable, "-m", "advisor", "odds", "AC 6C 3H 8H 2D 5D 4S 7S", "--trump", "C",
-         "--target", "4", "--abilities", "none"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1800, check=False,
+        [
+            sys.executable,
+            "-m",
+            "advisor",
+            "odds",
+            "AC 6C 3H 8H 2D 5D 4S 7S",
+            "--trump",
+            "C",
+            "--target",
+            "4",
+            "--abilities",
+            "none",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Chance 51.06%" in done.stdout and "ESTIMATE" not in done.stdout

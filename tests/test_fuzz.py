@@ -170,8 +170,25 @@ SHORT_ROWS = ["KS KD KC KH", "- KD KC -"]
 SECONDS = ["0.2"] * 12 + ["0.1"]
 BAD_SECONDS = ["abc", "-1", "nan", "inf", "0", "1e400", "-inf"]
 CONTROLS = ["\r", "\x00", "\x1b", "\x7f", "\x85"]
-COACH_LINES = ["", "", "d", "1", "4", "quit", "undo", "state", "help", "x" * 200, "\x1b[31m",
-               "[/red]", "JH", "7H", "AC 2D", "9", "-1"]
+COACH_LINES = [
+    "",
+    "",
+    "d",
+    "1",
+    "4",
+    "quit",
+    "undo",
+    "state",
+    "help",
+    "x" * 200,
+    "\x1b[31m",
+    "[/red]",
+    "JH",
+    "7H",
+    "AC 2D",
+    "9",
+    "-1",
+]
 
 
 @dataclass
@@ -188,8 +205,19 @@ class Case:
 class Fuzzer:
     """Builds one case at a time: the arguments and the files they name."""
 
-    KINDS = ("deal", "odds", "odds", "review", "sweep-report", "simulate", "move", "move",
-             "advise", "coach", "analyse")
+    KINDS = (
+        "deal",
+        "odds",
+        "odds",
+        "review",
+        "sweep-report",
+        "simulate",
+        "move",
+        "move",
+        "advise",
+        "coach",
+        "analyse",
+    )
 
     def __init__(self, rng: random.Random, folder: Path, light: bool = False) -> None:
         self.rng = rng
@@ -226,7 +254,9 @@ class Fuzzer:
         return value
 
     def seconds(self) -> str:
-        return self.mark(self.rng.choice(SECONDS + BAD_SECONDS[: self.rng.randrange(2)]), BAD_SECONDS)
+        return self.mark(
+            self.rng.choice(SECONDS + BAD_SECONDS[: self.rng.randrange(2)]), BAD_SECONDS
+        )
 
     def hand_text(self, cards: list[str]) -> str:
         hand = self.rng.choice([" ", ",", ", "]).join(cards)
@@ -261,7 +291,11 @@ class Fuzzer:
         return Case(args, bad=self._bad, budget=2 * _seconds(seconds))
 
     def move(self) -> Case:
-        count = self.rng.choice([*range(1, 9), 9, 11]) if self.rng.random() < 0.1 else self.rng.randrange(1, 9)
+        count = (
+            self.rng.choice([*range(1, 9), 9, 11])
+            if self.rng.random() < 0.1
+            else self.rng.randrange(1, 9)
+        )
         commerce = self.rng.random() < 0.1
         self._bad |= count > (10 if commerce else 8)
         if commerce and count <= 10:
@@ -273,8 +307,17 @@ class Fuzzer:
         hand, seen = cards[:count], cards[count:]
         short = self.rng.random() < 0.15
         rows = SHORT_ROWS if short else RULER_ROWS
-        args = ["move", "--kingdom", some(self.rng, ["1", "2", "3", "4"] if short else ["1", "4", "6", "8"])]
-        args += ["--hand", self.hand_text(hand), "--rulers", some(self.rng, rows, near=0.1, garbage=0.05)]
+        args = [
+            "move",
+            "--kingdom",
+            some(self.rng, ["1", "2", "3", "4"] if short else ["1", "4", "6", "8"]),
+        ]
+        args += [
+            "--hand",
+            self.hand_text(hand),
+            "--rulers",
+            some(self.rng, rows, near=0.1, garbage=0.05),
+        ]
         seconds = self.seconds()
         args += ["--time-limit", seconds]
         roll = self.rng.random()
@@ -283,7 +326,10 @@ class Fuzzer:
         elif roll < 0.4:
             args += ["--ruler-card", some(self.rng, seen[:1], near=0.1, garbage=0.05)]
         if self.rng.random() < 0.15 and not commerce:
-            args += ["--jacks-used", some(self.rng, ["H", "C", "S", "D", "HC"], near=0.1, garbage=0.05)]
+            args += [
+                "--jacks-used",
+                some(self.rng, ["H", "C", "S", "D", "HC"], near=0.1, garbage=0.05),
+            ]
         if commerce:
             args += ["--commerce-discard", "--jacks-used", "HCSD"]
         if self.rng.random() < 0.1:
@@ -313,8 +359,11 @@ class Fuzzer:
         path = self.folder / f"coach-{self.count}[x].json"
         writes = None
         if self.rng.random() < 0.3:  # resume a saved game, or try to
-            content, self._bad = mutate_json(self.rng, self.session) if self.rng.random() < 0.7 else (
-                self.session.encode(), False)
+            content, self._bad = (
+                mutate_json(self.rng, self.session)
+                if self.rng.random() < 0.7
+                else (self.session.encode(), False)
+            )
             path.write_bytes(content)
             writes = path
         args = ["coach", "--session", str(path)]
@@ -337,16 +386,23 @@ class Fuzzer:
         if self.rng.random() < 0.2:
             workers = ["1", "2", "0", "-3"]
             args += ["--workers", self.mark(self.rng.choice(workers), workers[2:])]
-        if self.light or self.rng.random() < 0.3:  # CI: the rule of thumb, seconds not a minute a deal
-            plays = ["rule", "rule", "advisor", "best"] if not self.light else ["rule", "rule", "rule", "best"]
+        if (
+            self.light or self.rng.random() < 0.3
+        ):  # CI: the rule of thumb, seconds not a minute a deal
+            plays = (
+                ["rule", "rule", "advisor", "best"]
+                if not self.light
+                else ["rule", "rule", "rule", "best"]
+            )
             args += ["--play", self.mark(self.rng.choice(plays), plays[3:])]
         return args + self.flags(["--json"])
 
     def review(self) -> list[str]:
         path = self.folder / f"session-{self.count}[x].json"
         roll = self.rng.random()
-        content, self._bad = (self.session.encode(), False) if roll < 0.15 else mutate_json(
-            self.rng, self.session)
+        content, self._bad = (
+            (self.session.encode(), False) if roll < 0.15 else mutate_json(self.rng, self.session)
+        )
         path.write_bytes(content)
         return ["review", str(path), *self.flags(["--ascii"])]
 
@@ -450,8 +506,11 @@ def fuzz(
         seconds = time.perf_counter() - started
         shown = f"case {number}: emissary {case.args!r} stdin={case.stdin!r} exit {code} in {seconds:.2f} s; stderr: {err[:300]!r}"
         after = snapshot(folder)
-        changed = sorted(k for k, v in before.items() if after.get(k) != v
-                         and not (code == 0 and k == str(case.writes)))
+        changed = sorted(
+            k
+            for k, v in before.items()
+            if after.get(k) != v and not (code == 0 and k == str(case.writes))
+        )
         if changed:
             shown += f"; changed: {changed}"
         failed = {
@@ -478,8 +537,10 @@ def fuzz(
 
 def report(counts: Counter, examples: dict) -> str:
     """The counts on one line, then up to 3 examples of each failed check."""
-    lines = [f"fuzz: {counts['cases']:,} cases; "
-             + "; ".join(f"{what} {counts[check]}" for check, what in CHECKS.items())]
+    lines = [
+        f"fuzz: {counts['cases']:,} cases; "
+        + "; ".join(f"{what} {counts[check]}" for check, what in CHECKS.items())
+    ]
     for check, shown in examples.items():
         lines += [f"  {check}: {example}" for example in shown[:3]]
     return "\n".join(lines)
@@ -492,7 +553,8 @@ def test_fuzzed_command_lines_never_give_a_traceback(tmp_path, monkeypatch, caps
     with capsys.disabled():
         print("\n" + report(counts, examples))
     assert all(counts[check] == 0 for check in CHECKS if check != "past time limit"), report(
-        counts, examples)
+        counts, examples
+    )
 
 
 @pytest.mark.slow
@@ -500,6 +562,7 @@ def test_fuzzed_command_lines_at_length(tmp_path, monkeypatch, capsys) -> None:
     """CLI: the same checks over 10,000 cases, and none past its time limit (slow; run with
     `pytest -m slow`). The CI mix (``light``): with every search allowed the run takes over
     two hours on two cores, this one about half an hour."""
+
     def progress(counts: Counter) -> None:
         with capsys.disabled():
             print("\n" + report(counts, {}), flush=True)
@@ -514,8 +577,19 @@ def test_fuzzed_command_lines_at_length(tmp_path, monkeypatch, capsys) -> None:
 
 ROOT_ENV = {"PYTHONPATH": str(ROOT), "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8", "COLUMNS": "100"}
 SWEEP_ARGS = ["--sample", "20", "--abilities", "none", "--chunk-size", "5", "--workers", "1"]
-MEMORY_VALUES = {"800M": False, "1.5G": False, "2000000000": False, "": False, "abc": True,
-                 "0": True, "-1": True, "1K": True, "nan": True, "1e400": True, "\x1b": True}
+MEMORY_VALUES = {
+    "800M": False,
+    "1.5G": False,
+    "2000000000": False,
+    "": False,
+    "abc": True,
+    "0": True,
+    "-1": True,
+    "1K": True,
+    "nan": True,
+    "1e400": True,
+    "\x1b": True,
+}
 STDOUTS = ["pipe"] * 3 + ["closed", "full", "broken"]
 STDERRS = ["pipe"] * 3 + ["closed", "full"]
 STDINS = ["text"] * 3 + ["closed", "null", "zero"]
@@ -552,8 +626,18 @@ class ProcessFuzzer:
     """Real-process cases over the light commands (the in-process :class:`Fuzzer`'s) and
     resumed sweeps with damaged chunks and manifests, each under seeded stream states."""
 
-    KINDS = ("deal", "review", "sweep_report", "simulate", "odds", "coach", "sweep", "sweep",
-             "sweep", "memory")
+    KINDS = (
+        "deal",
+        "review",
+        "sweep_report",
+        "simulate",
+        "odds",
+        "coach",
+        "sweep",
+        "sweep",
+        "sweep",
+        "memory",
+    )
 
     def __init__(self, rng: random.Random, folder: Path, pristine: Path) -> None:
         self.rng = rng
@@ -572,8 +656,12 @@ class ProcessFuzzer:
             case = self.sweep(folder)
         elif kind == "memory":
             value = self.rng.choice(sorted(MEMORY_VALUES))
-            case = ProcessCase(["deal", "--seed", "1"], folder, bad=MEMORY_VALUES[value],
-                               env={"EMISSARY_MAX_MEMORY": value})
+            case = ProcessCase(
+                ["deal", "--seed", "1"],
+                folder,
+                bad=MEMORY_VALUES[value],
+                env={"EMISSARY_MAX_MEMORY": value},
+            )
         else:
             made = getattr(self.inner, kind)()
             if isinstance(made, list):
@@ -669,8 +757,9 @@ def run_process_case(case: ProcessCase, state: Path) -> tuple[int, str, str]:
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMISSARY_")}
     env.update(ROOT_ENV, XDG_STATE_HOME=str(state), **(case.env or {}))
-    closed = [fd for fd, kind in ((0, case.stdin), (1, case.stdout), (2, case.stderr))
-              if kind == "closed"]
+    closed = [
+        fd for fd, kind in ((0, case.stdin), (1, case.stdout), (2, case.stderr)) if kind == "closed"
+    ]
 
     def prepare() -> None:
         for fd in closed:
@@ -694,10 +783,18 @@ def run_process_case(case: ProcessCase, state: Path) -> tuple[int, str, str]:
             return files.enter_context(os.fdopen(writer, "wb"))
 
         done = subprocess.run(
-            [sys.executable, "-m", "advisor", *case.args], cwd=case.folder, env=env,
-            stdin=stream(case.stdin), stdout=stream(case.stdout), stderr=stream(case.stderr),
-            input=case.stdin_text.encode("utf-8", "surrogateescape") if case.stdin == "text" else None,
-            preexec_fn=prepare, timeout=HANG_SECONDS, check=False,
+            [sys.executable, "-m", "advisor", *case.args],
+            cwd=case.folder,
+            env=env,
+            stdin=stream(case.stdin),
+            stdout=stream(case.stdout),
+            stderr=stream(case.stderr),
+            input=case.stdin_text.encode("utf-8", "surrogateescape")
+            if case.stdin == "text"
+            else None,
+            preexec_fn=prepare,
+            timeout=HANG_SECONDS,
+            check=False,
         )
     return done.returncode, _text(done.stdout), _text(done.stderr)
 
@@ -706,8 +803,9 @@ def _text(raw: bytes | None) -> str:
     return (raw or b"").decode("utf-8", "replace")
 
 
-def process_fuzz(seed: int, cases: int, folder: Path, threads: int = 2, progress=None
-                 ) -> tuple[Counter, dict]:
+def process_fuzz(
+    seed: int, cases: int, folder: Path, threads: int = 2, progress=None
+) -> tuple[Counter, dict]:
     """Run ``cases`` seeded real-process cases, ``threads`` at a time; the count of each
     failed check (and of cases and stream states) and the first examples of each."""
     import os
@@ -717,7 +815,9 @@ def process_fuzz(seed: int, cases: int, folder: Path, threads: int = 2, progress
     pristine = folder / "pristine"
     made = subprocess.run(
         [sys.executable, "-m", "advisor", "sweep", "--out", str(pristine), *SWEEP_ARGS],
-        env={**os.environ, **ROOT_ENV}, capture_output=True, timeout=HANG_SECONDS,
+        env={**os.environ, **ROOT_ENV},
+        capture_output=True,
+        timeout=HANG_SECONDS,
         check=False,
     )
     assert made.returncode == 0, made.stderr
@@ -736,9 +836,14 @@ def process_fuzz(seed: int, cases: int, folder: Path, threads: int = 2, progress
         # output failed (what was typed before is saved), and then it must load as a session.
         rewrote = code == 0 or case.sweep or case.stdout != "pipe"
         changed = sorted(
-            k for k, v in before.items()
-            if after.get(k) != v and not (Path(k).name in case.may_change and rewrote
-                                          and (case.sweep or _loads_as_session(Path(k))))
+            k
+            for k, v in before.items()
+            if after.get(k) != v
+            and not (
+                Path(k).name in case.may_change
+                and rewrote
+                and (case.sweep or _loads_as_session(Path(k)))
+            )
         )
         logged = (state / "emissary" / "last-error.log").exists()
         failed = {
@@ -747,11 +852,14 @@ def process_fuzz(seed: int, cases: int, folder: Path, threads: int = 2, progress
             "exit code": code not in (0, 1, 2, 141) or (code == 141 and case.stdout != "broken"),
             "bad input accepted": case.bad and code == 0,
             "file changed": bool(changed),
-            "wrong summary": case.sweep and code == 0
+            "wrong summary": case.sweep
+            and code == 0
             and _summary_results(case.folder / "sweep") != whole,
         }
-        shown = (f"emissary {case.args!r} env={case.env} stdin={case.stdin} stdout={case.stdout} "
-                 f"stderr={case.stderr} exit {code}; stderr: {err[:300]!r}; changed: {changed}")
+        shown = (
+            f"emissary {case.args!r} env={case.env} stdin={case.stdin} stdout={case.stdout} "
+            f"stderr={case.stderr} exit {code}; stderr: {err[:300]!r}; changed: {changed}"
+        )
         return case, failed, shown
 
     with ThreadPoolExecutor(threads) as pool:
@@ -773,10 +881,16 @@ def process_fuzz(seed: int, cases: int, folder: Path, threads: int = 2, progress
 def process_report(counts: Counter, examples: dict) -> str:
     """The counts on one line, the stream states on another, then up to 3 examples of each
     failed check."""
-    lines = [f"process fuzz: {counts['cases']:,} cases ({counts['sweep cases']:,} resumed sweeps); "
-             + "; ".join(f"{what} {counts[check]}" for check, what in PROCESS_CHECKS.items()),
-             "  streams: " + ", ".join(f"{key} {value}" for key, value in sorted(counts.items())
-                                       if key.startswith(("stdout ", "stderr ", "stdin ")))]
+    lines = [
+        f"process fuzz: {counts['cases']:,} cases ({counts['sweep cases']:,} resumed sweeps); "
+        + "; ".join(f"{what} {counts[check]}" for check, what in PROCESS_CHECKS.items()),
+        "  streams: "
+        + ", ".join(
+            f"{key} {value}"
+            for key, value in sorted(counts.items())
+            if key.startswith(("stdout ", "stderr ", "stdin "))
+        ),
+    ]
     for check, shown in examples.items():
         lines += [f"  {check}: {example}" for example in shown[:3]]
     return "\n".join(lines)
@@ -795,6 +909,7 @@ def test_fuzzed_processes_with_hurt_streams_and_files(tmp_path, capsys) -> None:
 @pytest.mark.slow
 def test_fuzzed_processes_at_length(tmp_path, capsys) -> None:
     """Real processes: the same checks over 2,000 cases (slow; run with `pytest -m slow`)."""
+
     def progress(counts: Counter) -> None:
         with capsys.disabled():
             print("\n" + process_report(counts, {}), flush=True)

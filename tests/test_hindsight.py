@@ -55,12 +55,17 @@ def test_the_hindsight_plan_gives_each_hand_its_own_kingdom(objective: str) -> N
     or CP-SAT for the perfect-tour objective)."""
     policy = HindsightPolicy(objective=objective)
     policy.start_tour(Deal(9))
-    assert sorted(policy.plan) == list(range(8)) and sorted(policy.plan.values()) == list(range(1, 9))
+    assert sorted(policy.plan) == list(range(8)) and sorted(policy.plan.values()) == list(
+        range(1, 9)
+    )
 
 
 def test_analyse_json_reports_the_three_ways_for_each_deal(monkeypatch, capsys) -> None:
-    code, out, err = run_in_process(monkeypatch, capsys, ["analyse", "--seed", "3", "--deals", "2", "--short", "--json",
-                                                          "--play", "rule"])
+    code, out, err = run_in_process(
+        monkeypatch,
+        capsys,
+        ["analyse", "--seed", "3", "--deals", "2", "--short", "--json", "--play", "rule"],
+    )
     assert code == 0, err
     data = json.loads(out)
     assert [d["seed"] for d in data["deals"]] == [3, 4]
@@ -68,7 +73,9 @@ def test_analyse_json_reports_the_three_ways_for_each_deal(monkeypatch, capsys) 
         assert deal["clairvoyant"]["score"] >= deal["blind"]["score"]
         assert deal["play"] == "advisor-rule"
     assert data["summary"]["deals"] == 2
-    code, out, err = run_in_process(monkeypatch, capsys, ["analyse", "--seed", "3", "--short", "--play", "rule"])
+    code, out, err = run_in_process(
+        monkeypatch, capsys, ["analyse", "--seed", "3", "--short", "--play", "rule"]
+    )
     assert code == 0 and "clairvoyant" in out and "hands known" in out and "(advisor-rule)" in out
 
 
@@ -83,12 +90,20 @@ def test_the_advisor_play_of_analyse_is_the_shipped_advisors() -> None:
     blind, known = analysis_policies("advisor")
     shipped = make_policy("advisor")
     assert blind.lookahead and known.lookahead and shipped.lookahead
-    assert blind.planner.table.sets == shipped.planner.table.sets == known.planner.table.sets == PLANNING_SETS
+    assert (
+        blind.planner.table.sets
+        == shipped.planner.table.sets
+        == known.planner.table.sets
+        == PLANNING_SETS
+    )
     assert blind.planner.uplift == shipped.planner.uplift == known.planner.uplift is not None
     assert blind.planner.supporter_options == SUPPORTER_OPTIONS
     blind, known = analysis_policies("rule")
     assert not (blind.lookahead or known.lookahead)
-    assert blind.planner.table.sets == known.planner.table.sets == QUICK_SETS and blind.planner.uplift is None
+    assert (
+        blind.planner.table.sets == known.planner.table.sets == QUICK_SETS
+        and blind.planner.uplift is None
+    )
     with pytest.raises(ValueError, match="unknown play"):
         analysis_policies("best")
 
@@ -133,7 +148,9 @@ def test_the_best_expected_score_plan_beats_every_order() -> None:
 
     rng = Stream(4, "test-plans")
     for _ in range(20):
-        plays = {Play(t, p, KINGS[p - 1]): rng.below(1001) / 1000 for t in range(4) for p in range(1, 5)}
+        plays = {
+            Play(t, p, KINGS[p - 1]): rng.below(1001) / 1000 for t in range(4) for p in range(1, 5)
+        }
         chance = {(play.hand, play.position): c for play, c in plays.items()}
 
         def worth(order, chance=chance) -> float:
@@ -144,4 +161,6 @@ def test_the_best_expected_score_plan_beats_every_order() -> None:
             return total
 
         plan = best_expected_score(plays, 4)
-        assert worth([plan[v] for v in range(4)]) == pytest.approx(max(map(worth, permutations(range(1, 5)))))
+        assert worth([plan[v] for v in range(4)]) == pytest.approx(
+            max(map(worth, permutations(range(1, 5))))
+        )

@@ -30,10 +30,16 @@ def case_position(case: dict) -> Position:
     hand = CardSet.parse(case["hand"])
     jacks = [Suit.from_letter(c) for c in case["abilities"]]
     pool = [Suit.from_letter(c) for c in case["politics_pool"]]
-    return Position(hand, Suit.from_letter(case["trump"]), case["target"], Abilities.of(jacks, (), pool))
+    return Position(
+        hand, Suit.from_letter(case["trump"]), case["target"], Abilities.of(jacks, (), pool)
+    )
 
 
-@pytest.mark.parametrize("case", reference_cases(), ids=lambda c: f"{c['hand']}|{c['trump']}{c['target']}|{c['abilities']}")
+@pytest.mark.parametrize(
+    "case",
+    reference_cases(),
+    ids=lambda c: f"{c['hand']}|{c['trump']}{c['target']}|{c['abilities']}",
+)
 def test_chance_matches_reference_solver(case):
     """§7: every reference case (tests/data/kingdom_cases.json) matches to 1e-9."""
     result = solve_kingdom(case_position(case))
@@ -72,7 +78,9 @@ def test_distribution_sums_to_one_and_holds_the_chance_at_the_target():
 def test_best_action_has_the_highest_value_and_options_cover_every_ability():
     """The best option is the maximum; options list debate and each usable ability."""
     hand = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S")
-    position = make_position(hand, Suit.CLUBS, 4, jacks=[Suit.HEARTS, Suit.SPADES], pool=[Suit.DIAMONDS])
+    position = make_position(
+        hand, Suit.CLUBS, 4, jacks=[Suit.HEARTS, Suit.SPADES], pool=[Suit.DIAMONDS]
+    )
     result = solve_kingdom(position)
     kinds = [(o.kind, o.suit, o.new_trump) for o, _ in result.options]
     assert ("debate", None, None) in kinds
@@ -96,7 +104,9 @@ def _brute_force(state: VisitState) -> Fraction:
     if state.over:
         return Fraction(int(state.succeeded))
     if state.is_chance:
-        return sum(p * brute_force(apply_chance_unchecked(state, c)) for c, p in chance_outcomes(state))
+        return sum(
+            p * brute_force(apply_chance_unchecked(state, c)) for c, p in chance_outcomes(state)
+        )
     return max(brute_force(apply_action_unchecked(state, a)) for a in legal_actions(state))
 
 
@@ -111,7 +121,16 @@ def check_against_brute_force(states, max_draw_uses: int = 4) -> None:
         vector = solver.decide(hand, deck, disc, trump, abilities.counts, pool_key)
         for need in range(5):
             state = engine_state(hand, deck, disc, trump, jacks, supporters, pool, need)
-            assert vector[need] == brute_force(state), (CardSet(hand), CardSet(deck), CardSet(disc), trump, jacks, supporters, pool, need)
+            assert vector[need] == brute_force(state), (
+                CardSet(hand),
+                CardSet(deck),
+                CardSet(disc),
+                trump,
+                jacks,
+                supporters,
+                pool,
+                need,
+            )
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -147,8 +166,11 @@ def test_canonical_keys_and_target_vectors_change_nothing(seed):
 def test_playouts_of_the_solvers_policy_agree_with_its_value():
     """Monte Carlo playouts of the optimal policy land within the 99.9% interval of its value."""
     position = make_position(
-        CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S"), Suit.CLUBS, 4,
-        jacks=[Suit.HEARTS, Suit.SPADES], pool=[Suit.DIAMONDS, Suit.DIAMONDS, Suit.HEARTS],
+        CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S"),
+        Suit.CLUBS,
+        4,
+        jacks=[Suit.HEARTS, Suit.SPADES],
+        pool=[Suit.DIAMONDS, Suit.DIAMONDS, Suit.HEARTS],
     )
     solver = KingdomSolver()
     value = solve_kingdom(position, solver=solver).chance
@@ -168,7 +190,10 @@ def test_playouts_with_drawing_abilities_agree_with_the_value():
     state = (hand, deck, 0, Suit.CLUBS.value, (1, 1, 0, 0), ())
     value = solver.decide(*state)[2]
     runs = 3000
-    hits = sum(play_policy(solver, state, 2, Stream(6, "draws", i), fallback=False) == 2 for i in range(runs))
+    hits = sum(
+        play_policy(solver, state, 2, Stream(6, "draws", i), fallback=False) == 2
+        for i in range(runs)
+    )
     low, high = wilson_interval(hits, runs, z=3.29)
     assert low <= value <= high
 

@@ -10,12 +10,7 @@ from search.game import CardSet, Stream, Suit
 from search.visit import make_position, make_solver
 from search.visit.estimate import estimate_kingdom
 from search.visit.fastplay import SplitMixStream, playout_seed
-from search.visit.lookahead import (
-    LookaheadPolicy,
-    paired_estimate,
-    play_lookahead,
-    restricted,
-)
+from search.visit.lookahead import LookaheadPolicy, paired_estimate, play_lookahead, restricted
 from search.visit.lookahead import _with as with_counts  # the state with other ability counts
 from search.visit.lookahead_runs import lookahead_playouts
 from search.visit.position import root_state
@@ -64,10 +59,14 @@ def test_the_policy_is_never_below_its_solved_restrictions_nor_above_best_play(e
     for suits in ((1, 2, 3), (0,)):  # ♦♥♠ and ♣ solved; every Jack at once is not
         solver.decide(*STATE[:4], restricted(STATE[4], suits), STATE[5])
     policy = LookaheadPolicy(solver, [(1, 2, 3), (0,)], seed=3)
-    base = LookaheadPolicy(solver, [policy.base(STATE, need)[0]], seed=3, scratch=policy.scratch, fixed=True)
+    base = LookaheadPolicy(
+        solver, [policy.base(STATE, need)[0]], seed=3, scratch=policy.scratch, fixed=True
+    )
     pairs = [
-        (play_lookahead(policy, STATE, need, Stream(3, "t", i)) == need,
-         play_lookahead(base, STATE, need, Stream(3, "t", i)) == need)
+        (
+            play_lookahead(policy, STATE, need, Stream(3, "t", i)) == need,
+            play_lookahead(base, STATE, need, Stream(3, "t", i)) == need,
+        )
         for i in range(400)
     ]
     floor = policy.base(STATE, need)[1]
@@ -82,8 +81,15 @@ def test_play_repeats_for_a_seed() -> None:
     assert len(first.wins) == 20
     first_wins = first.wins
     solver = make_solver()  # one for the twenty: what its memo holds must not change a move
-    again = [play_lookahead(LookaheadPolicy(solver, first.roots, seed=11), STATE, 5,
-                            SplitMixStream(playout_seed(11, i))) for i in range(20)]
+    again = [
+        play_lookahead(
+            LookaheadPolicy(solver, first.roots, seed=11),
+            STATE,
+            5,
+            SplitMixStream(playout_seed(11, i)),
+        )
+        for i in range(20)
+    ]
     assert again == first_wins
 
 
@@ -151,12 +157,14 @@ def test_a_forced_first_decision_is_floored_by_the_restriction_that_plays_it_bes
     counts = restricted(STATE[4], suits)
     exact_option = dict(make_solver().option_worths(need, *STATE))[forced]
     assert floor == pytest.approx(
-        dict(solver.option_worths(need, *with_counts(STATE, counts))).get(forced), abs=1e-12)
+        dict(solver.option_worths(need, *with_counts(STATE, counts))).get(forced), abs=1e-12
+    )
     assert forced[0] == "debate" or "CDHS".index(forced[0]) in suits  # it holds the ability
     assert floor <= exact_option + 1e-12
     # roots_end already past: the policy keeps the restrictions solved above; no clock after
-    run = lookahead_playouts(solver, STATE, need, 5, NEVER, time.perf_counter(), forced=forced,
-                             playouts=150)
+    run = lookahead_playouts(
+        solver, STATE, need, 5, NEVER, time.perf_counter(), forced=forced, playouts=150
+    )
     assert run.base_value == pytest.approx(floor, abs=1e-12) and len(run.pairs) == 150
     _, (low, high) = paired_estimate(run.base_value, run.pairs)
     assert high >= floor and low <= exact_option + 1e-12
@@ -165,12 +173,22 @@ def test_a_forced_first_decision_is_floored_by_the_restriction_that_plays_it_bes
 def test_a_new_ranking_starts_the_shared_solver_afresh_past_its_size(monkeypatch) -> None:
     """Issue 15: the shared solver kept every earlier ranking's states until one doubling
     of its memo took 1.3 s of a coach step. Past SHARED_STATES a new ranking forgets them."""
-    from search.tours import advice
+    from search.tours import estimates as advice
 
-    first = make_position(CardSet.parse("2C 6C 4D 7H 8H"), Suit.HEARTS, 3, jacks=[Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES],
-                          pool=[Suit.CLUBS, Suit.DIAMONDS])
-    second = make_position(CardSet.parse("3C 5D 6D 2S 7S"), Suit.SPADES, 2, jacks=[Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES],
-                           pool=[Suit.CLUBS, Suit.HEARTS])
+    first = make_position(
+        CardSet.parse("2C 6C 4D 7H 8H"),
+        Suit.HEARTS,
+        3,
+        jacks=[Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES],
+        pool=[Suit.CLUBS, Suit.DIAMONDS],
+    )
+    second = make_position(
+        CardSet.parse("3C 5D 6D 2S 7S"),
+        Suit.SPADES,
+        2,
+        jacks=[Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES],
+        pool=[Suit.CLUBS, Suit.HEARTS],
+    )
     solver = advice._shared_solver()
     advice.forget_solver(solver)
     advice.solve_shared_roots(second, 30.0)

@@ -17,8 +17,20 @@ from tests.conftest import SUIT_SYMBOLS, assert_one_line_error, run_in_process
 R = "K♣ Q♥ K♠ Q♦ K♥ Q♣ K♦ Q♠"
 OTHERS = [Suit.CLUBS, Suit.HEARTS, Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES]
 # Kingdom 4 (Q♦, target 4) after four debates: two won, Military and Commerce used.
-MIDWAY = ["--kingdom", "4", "--rulers", R, "--hand", "AC 6C 3H 8D", "--won-cards", "5D 7D",
-          "--discard", "2S 4H 6S 8S", "--jacks-used", "CD"]
+MIDWAY = [
+    "--kingdom",
+    "4",
+    "--rulers",
+    R,
+    "--hand",
+    "AC 6C 3H 8D",
+    "--won-cards",
+    "5D 7D",
+    "--discard",
+    "2S 4H 6S 8S",
+    "--jacks-used",
+    "CD",
+]
 
 
 def _move(monkeypatch, capsys, args: list[str]) -> dict:
@@ -108,8 +120,13 @@ def test_drawing_abilities_are_ranked_with_the_rest(monkeypatch, capsys):
     """move: Commerce is an option with its exact chance; Military needs a club to be usable."""
     args = ["--kingdom", "4", "--rulers", R, "--hand", "8H", "--won-cards", "5D 6D 7D"]
     data = _move(monkeypatch, capsys, args)
-    position = Position(CardSet.parse("8H"), Suit.DIAMONDS, 4, Abilities.of("CDHS", (), OTHERS),
-                        scoring=CardSet.parse("5D 6D 7D"))
+    position = Position(
+        CardSet.parse("8H"),
+        Suit.DIAMONDS,
+        4,
+        Abilities.of("CDHS", (), OTHERS),
+        scoring=CardSet.parse("5D 6D 7D"),
+    )
     direct = solve_kingdom(position)
     assert data["chance"] == pytest.approx(direct.chance, abs=1e-12)
     suits = {o.get("suit") for o in data["options"]}
@@ -157,14 +174,31 @@ def test_seen_cards_with_no_wins_are_the_discard_pile() -> None:
 def test_commerce_discards_are_ranked_over_every_pair(monkeypatch, capsys):
     """move --commerce-discard: every pair of hand cards, best first, best = solve_kingdom (R3)."""
     hand = CardSet.parse("AC 6C 3H 8D 2D")
-    args = ["--kingdom", "4", "--rulers", R, "--hand", hand.ascii(), "--won-cards", "5D 7D",
-            "--jacks-used", "CDS", "--commerce-discard"]
+    args = [
+        "--kingdom",
+        "4",
+        "--rulers",
+        R,
+        "--hand",
+        hand.ascii(),
+        "--won-cards",
+        "5D 7D",
+        "--jacks-used",
+        "CDS",
+        "--commerce-discard",
+    ]
     data = _move(monkeypatch, capsys, args)
     assert len(data["options"]) == 10 and {o["kind"] for o in data["options"]} == {"discard"}
     best = 0.0
     for pair in combinations(hand, 2):
-        after = Position(hand - CardSet(pair), Suit.DIAMONDS, 4, Abilities.of("H", (), OTHERS),
-                         discard=CardSet(pair), scoring=CardSet.parse("5D 7D"))
+        after = Position(
+            hand - CardSet(pair),
+            Suit.DIAMONDS,
+            4,
+            Abilities.of("H", (), OTHERS),
+            discard=CardSet(pair),
+            scoring=CardSet.parse("5D 7D"),
+        )
         best = max(best, solve_kingdom(after).chance)
     assert data["chance"] == pytest.approx(best, abs=1e-12)
     assert data["options"][0]["chance"] == data["chance"]
@@ -173,8 +207,21 @@ def test_commerce_discards_are_ranked_over_every_pair(monkeypatch, capsys):
 def test_small_commerce_discards_finish_exactly_before_the_first_clock_read(monkeypatch, capsys):
     """move --commerce-discard: a search too small to read the clock (the kernel reads it every
     2**16 lookups) is exact even with a tiny --time-limit."""
-    args = ["--kingdom", "4", "--rulers", R, "--hand", "AC 6C 3H 8D 2D", "--won-cards", "5D 7D",
-            "--jacks-used", "CDS", "--commerce-discard", "--time-limit", "0.000001"]
+    args = [
+        "--kingdom",
+        "4",
+        "--rulers",
+        R,
+        "--hand",
+        "AC 6C 3H 8D 2D",
+        "--won-cards",
+        "5D 7D",
+        "--jacks-used",
+        "CDS",
+        "--commerce-discard",
+        "--time-limit",
+        "0.000001",
+    ]
     data = _move(monkeypatch, capsys, args)
     assert data["estimate"] is False and len(data["options"]) == 10
 
@@ -182,13 +229,26 @@ def test_small_commerce_discards_finish_exactly_before_the_first_clock_read(monk
 def test_commerce_discards_past_the_budget_are_each_estimated(monkeypatch, capsys):
     """move --commerce-discard with ♣♥♠ left (the coach's hang at --seed 11, issue 15): past
     the time limit each of the 45 discards is estimated as the position it leaves."""
-    args = ["--kingdom", "8", "--rulers", R, "--hand", "AC 6C 3H 8D 2D 4S 5S 7H 2C 3C",
-            "--jacks-used", "D", "--commerce-discard", "--time-limit", "1"]
+    args = [
+        "--kingdom",
+        "8",
+        "--rulers",
+        R,
+        "--hand",
+        "AC 6C 3H 8D 2D 4S 5S 7H 2C 3C",
+        "--jacks-used",
+        "D",
+        "--commerce-discard",
+        "--time-limit",
+        "1",
+    ]
     data = _move(monkeypatch, capsys, args)
     assert data["estimate"] is True and len(data["options"]) == 45
     # each an estimate, or where it is higher, the exact chance of a restriction after it
-    assert all(o["kind"] == "discard" and ("chance_ci" in o or o["chance_kind"] == "bound")
-               for o in data["options"])
+    assert all(
+        o["kind"] == "discard" and ("chance_ci" in o or o["chance_kind"] == "bound")
+        for o in data["options"]
+    )
 
 
 def test_past_the_time_limit_every_option_is_an_estimate_ranked_with_its_interval(
@@ -203,7 +263,9 @@ def test_past_the_time_limit_every_option_is_an_estimate_ranked_with_its_interva
     data = _move(monkeypatch, capsys, args)
     exact = _move(monkeypatch, capsys, args[:-2])
     assert data["estimate"] is True and exact["estimate"] is False
-    assert sorted(o["option"] for o in data["options"]) == sorted(o["option"] for o in exact["options"])
+    assert sorted(o["option"] for o in data["options"]) == sorted(
+        o["option"] for o in exact["options"]
+    )
     chances = [o["chance"] for o in data["options"]]
     assert chances == sorted(chances, reverse=True) and data["best"] == data["options"][0]["option"]
     assert data["chance"] == chances[0] and data["playouts"] >= 1
@@ -282,8 +344,16 @@ def test_estimated_options_carry_their_paired_difference_from_the_first(monkeypa
     """Issue 16: options are compared on the same deck orders, so each difference from the
     first option has its own 95% interval, and the ranking never puts a lower estimate above a
     higher one (the first option's difference is 0; the others' intervals hold their gap)."""
-    args = ["--kingdom", "6", "--rulers", "KC QD KS QS QC KH QH KD", "--hand",
-            "3C 3D 2H 3H 6H AS 7S 8S", "--time-limit", "2"]
+    args = [
+        "--kingdom",
+        "6",
+        "--rulers",
+        "KC QD KS QS QC KH QH KD",
+        "--hand",
+        "3C 3D 2H 3H 6H AS 7S 8S",
+        "--time-limit",
+        "2",
+    ]
     data = _move(monkeypatch, capsys, args)
     assert data["estimate"] is True
     options = data["options"]
@@ -299,8 +369,18 @@ def test_estimated_options_carry_their_paired_difference_from_the_first(monkeypa
     # A player may keep Military and Commerce unused: the best option is worth at least the
     # exact chance with Diplomacy and Politics alone, solved here without a time limit.
     hand = CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S")
-    pool = [Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.SPADES, Suit.CLUBS, Suit.HEARTS, Suit.DIAMONDS]
-    floor = solve_kingdom(make_position(hand, Suit.HEARTS, 6, jacks=[Suit.HEARTS, Suit.SPADES], pool=pool))
+    pool = [
+        Suit.CLUBS,
+        Suit.DIAMONDS,
+        Suit.SPADES,
+        Suit.SPADES,
+        Suit.CLUBS,
+        Suit.HEARTS,
+        Suit.DIAMONDS,
+    ]
+    floor = solve_kingdom(
+        make_position(hand, Suit.HEARTS, 6, jacks=[Suit.HEARTS, Suit.SPADES], pool=pool)
+    )
     assert not floor.estimate
     assert options[0]["chance"] >= floor.chance - 1e-12
 
@@ -312,10 +392,36 @@ def test_merged_estimates_continue_the_same_deck_orders() -> None:
     from search.tours.moves import _merged
     from search.visit.position import KingdomResult
 
-    first = KingdomResult(0.5, None, (), None, (), (0.5, 0.5), 0, 0.1, True, (0.1, 0.9), 4, "lookahead",
-                          hits=(True, False, True, False))
-    second = KingdomResult(1.0, None, (), None, (), (0.0, 1.0), 0, 0.1, True, (0.3, 1.0), 2, "lookahead",
-                           hits=(True, True))
+    first = KingdomResult(
+        0.5,
+        None,
+        (),
+        None,
+        (),
+        (0.5, 0.5),
+        0,
+        0.1,
+        True,
+        (0.1, 0.9),
+        4,
+        "lookahead",
+        hits=(True, False, True, False),
+    )
+    second = KingdomResult(
+        1.0,
+        None,
+        (),
+        None,
+        (),
+        (0.0, 1.0),
+        0,
+        0.1,
+        True,
+        (0.3, 1.0),
+        2,
+        "lookahead",
+        hits=(True, True),
+    )
     merged = _merged(first, second)
     assert merged.playouts == 6 and merged.hits == (True, False, True, False, True, True)
     assert merged.chance == pytest.approx(4 / 6)
@@ -334,17 +440,36 @@ def test_no_option_is_shown_below_what_a_restriction_proves(monkeypatch, capsys)
     from search.visit.position import make_position, option_of_label, root_state
 
     hand = "3C 3D 2H 3H 6H AS 7S 8S"
-    args = ["--kingdom", "6", "--rulers", "KC QD KS QS QC KH QH KD", "--hand", hand, "--time-limit", "1"]
+    args = [
+        "--kingdom",
+        "6",
+        "--rulers",
+        "KC QD KS QS QC KH QH KD",
+        "--hand",
+        hand,
+        "--time-limit",
+        "1",
+    ]
     data = _move(monkeypatch, capsys, args)
     assert data["estimate"] is True
-    others = [Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.SPADES, Suit.CLUBS, Suit.HEARTS, Suit.DIAMONDS]
+    others = [
+        Suit.CLUBS,
+        Suit.DIAMONDS,
+        Suit.SPADES,
+        Suit.SPADES,
+        Suit.CLUBS,
+        Suit.HEARTS,
+        Suit.DIAMONDS,
+    ]
     state = root_state(make_position(CardSet.parse(hand), Suit.HEARTS, 6, pool=others))
     swaps = _with(state, restricted(state[4], (2, 3)))
     checked = 0
     for label, floor in make_solver().option_worths(6, *swaps):
         option = option_of_label(label)
         for entry in data["options"]:
-            same = entry["kind"] == option.kind and entry.get("suit") == (option.suit and option.suit.letter)
+            same = entry["kind"] == option.kind and entry.get("suit") == (
+                option.suit and option.suit.letter
+            )
             if same and entry.get("new_trump") == (option.new_trump and option.new_trump.letter):
                 assert entry["chance"] >= floor - 1e-9, (entry, floor)
                 checked += 1

@@ -23,7 +23,9 @@ from tests.conftest import engine_state, small_states
 def engine_payoff(state: VisitState, payoffs: Payoffs) -> float:
     """Independent brute force over the rules engine: the best expected payoff, each
     supporter the engine records as used costing ``supporter_cost`` (Jacks cost nothing)."""
-    return _engine_payoff(replace(state, abilities_used=(), reshuffles=0, used_supporters=()), payoffs)
+    return _engine_payoff(
+        replace(state, abilities_used=(), reshuffles=0, used_supporters=()), payoffs
+    )
 
 
 @cache
@@ -32,8 +34,13 @@ def _engine_payoff(state: VisitState, payoffs: Payoffs) -> float:
         hit = payoffs.success if state.succeeded else payoffs.failure
         return hit - payoffs.supporter_cost * len(state.used_supporters)
     if state.is_chance:
-        return sum(float(p) * _engine_payoff(apply_chance_unchecked(state, c), payoffs) for c, p in chance_outcomes(state))
-    return max(_engine_payoff(apply_action_unchecked(state, a), payoffs) for a in legal_actions(state))
+        return sum(
+            float(p) * _engine_payoff(apply_chance_unchecked(state, c), payoffs)
+            for c, p in chance_outcomes(state)
+        )
+    return max(
+        _engine_payoff(apply_action_unchecked(state, a), payoffs) for a in legal_actions(state)
+    )
 
 
 def _supporter_counts(supporters: list) -> tuple:
@@ -59,7 +66,12 @@ def test_payoff_solver_equals_an_engine_brute_force(seed: int, cost: float) -> N
             state = engine_state(hand, deck, disc, trump, jacks, supporters, pool, need)
             expected = engine_payoff(state, payoffs)
             got = solver.value(hand, deck, disc, trump, abilities.counts, abilities.pool, need)
-            assert got == pytest.approx(expected, abs=1e-12), (CardSet(hand), jacks, supporters, need)
+            assert got == pytest.approx(expected, abs=1e-12), (
+                CardSet(hand),
+                jacks,
+                supporters,
+                need,
+            )
 
 
 def test_unit_payoffs_give_the_chance() -> None:
@@ -81,8 +93,12 @@ def test_a_supporter_worth_less_than_its_point_stays_unused() -> None:
     4 + 6 * 5/31 = 4.97); at a price of 7 it is kept (3 against 4.97)."""
     hand = CardSet.parse("3H").mask
     deck = ((1 << 32) - 1) & ~hand
-    cheap = PayoffSolver(Payoffs(10.0, 4.0, 1.0, (0, 0, 1, 0))).value(hand, deck, 0, 2, (0, 0, 1, 0), (), 0)
-    dear = PayoffSolver(Payoffs(10.0, 4.0, 7.0, (0, 0, 1, 0))).value(hand, deck, 0, 2, (0, 0, 1, 0), (), 0)
+    cheap = PayoffSolver(Payoffs(10.0, 4.0, 1.0, (0, 0, 1, 0))).value(
+        hand, deck, 0, 2, (0, 0, 1, 0), (), 0
+    )
+    dear = PayoffSolver(Payoffs(10.0, 4.0, 7.0, (0, 0, 1, 0))).value(
+        hand, deck, 0, 2, (0, 0, 1, 0), (), 0
+    )
     beaten = 5 / 31
     assert cheap == pytest.approx(10.0 - 1.0)
     assert dear == pytest.approx(beaten * 10.0 + (1 - beaten) * 4.0)
@@ -107,7 +123,9 @@ def _last_trump_visit(supporter: str = "QH"):
 
 
 @pytest.mark.parametrize(("success", "failure", "spends"), [(10.0, 4.0, True), (4.5, 4.0, False)])
-def test_payoff_action_spends_a_supporter_only_when_worth_its_point(success, failure, spends) -> None:
+def test_payoff_action_spends_a_supporter_only_when_worth_its_point(
+    success, failure, spends
+) -> None:
     """With the ♥ supporter the visit succeeds for sure at the price of a point; debating
     succeeds with 5/31. 10/4: 9 against 4.97, spend; 4.5/4: 3.5 against 4.08, debate."""
     from search.game.rules import Debate, UseAbility
@@ -128,7 +146,9 @@ def test_payoff_action_gives_way_past_its_budget() -> None:
 
     visit = replace(_last_trump_visit(), hand=CardSet.parse("3H 5C 7D 2S"), jacks=frozenset(Suit))
     visit = replace(visit, deck=CardSet.full() - visit.hand, target=2)
-    assert payoff_action(BudgetedPayoffSolver(payoffs_for(10.0, 4.0, visit), budget=10), visit) is None
+    assert (
+        payoff_action(BudgetedPayoffSolver(payoffs_for(10.0, 4.0, visit), budget=10), visit) is None
+    )
 
 
 def test_odds_with_payoffs(monkeypatch, capsys) -> None:
@@ -139,7 +159,18 @@ def test_odds_with_payoffs(monkeypatch, capsys) -> None:
 
     from tests.conftest import assert_one_line_error, run_in_process
 
-    args = ["odds", "3H", "--trump", "H", "--target", "1", "--abilities", "none", "--supporters", "H"]
+    args = [
+        "odds",
+        "3H",
+        "--trump",
+        "H",
+        "--target",
+        "1",
+        "--abilities",
+        "none",
+        "--supporters",
+        "H",
+    ]
     code, out, err = run_in_process(monkeypatch, capsys, [*args, "--payoffs", "10,4,1", "--json"])
     assert code == 0, err
     data = json.loads(out)

@@ -65,7 +65,10 @@ def test_the_value_is_the_dynamic_programme_over_sampled_hands() -> None:
     vb = WIN_POINTS * table.chances(b[0], frozenset())[:, b[1]].mean()
     expected = np.maximum(ca * (WIN_POINTS + vb), cb * (WIN_POINTS + va)).mean()
     assert TourPlanner(table).value((a, b)).value == pytest.approx(expected, abs=1e-12)
-    pa, pb = table.chances(a[0], frozenset())[:, a[1]].mean(), table.chances(b[0], frozenset())[:, b[1]].mean()
+    pa, pb = (
+        table.chances(a[0], frozenset())[:, a[1]].mean(),
+        table.chances(b[0], frozenset())[:, b[1]].mean(),
+    )
     perfect = np.maximum(ca * pb, cb * pa).mean()
     assert TourPlanner(table, "perfect").value((a, b)).value == pytest.approx(perfect, abs=1e-12)
 
@@ -78,19 +81,27 @@ def test_a_choice_is_valued_with_the_best_exact_chance_of_the_planning_sets() ->
     tour, hand = deal.tour(), deal.hand(1)
     planner = TourPlanner(PlanningTable(hands=2, seed=1))
     choices = planner.after_choice(tour, hand)
-    sets = {(0, 0, 1, 1): (Suit.HEARTS, Suit.SPADES), (0, 1, 0, 0): (Suit.DIAMONDS,), (1, 0, 0, 0): (Suit.CLUBS,)}
+    sets = {
+        (0, 0, 1, 1): (Suit.HEARTS, Suit.SPADES),
+        (0, 1, 0, 0): (Suit.DIAMONDS,),
+        (1, 0, 0, 0): (Suit.CLUBS,),
+    }
     assert set(sets) == set(PLANNING_SETS)
     for position in (1, 4, 8):
         ruler = tour.rulers[position - 1]
         pool = [r.suit for i, r in enumerate(tour.rulers, 1) if i != position]
-        exact = max(solve_kingdom(make_position(hand, ruler.suit, position, jacks=jacks, pool=pool)).chance
-                    for jacks in sets.values())
+        exact = max(
+            solve_kingdom(make_position(hand, ruler.suit, position, jacks=jacks, pool=pool)).chance
+            for jacks in sets.values()
+        )
         chance, value = choices[position]
         assert chance == pytest.approx(exact, abs=1e-9)
         assert value.low <= value.value <= value.high
         assert value.value <= chance * (WIN_POINTS + 14) + 1e-9
     quick = TourPlanner(PlanningTable(hands=2, seed=1, sets=QUICK_SETS)).after_choice(tour, hand)
-    assert all(quick[p][0] <= choices[p][0] + 1e-12 for p in tour.unvisited)  # more Jacks, never less
+    assert all(
+        quick[p][0] <= choices[p][0] + 1e-12 for p in tour.unvisited
+    )  # more Jacks, never less
     known = planner.after_choice(tour, hand, {1: 0.25})
     assert known[1][0] == 0.25 and known[4] == choices[4]
 
@@ -99,8 +110,12 @@ def _short_tour_with_supporters() -> TourState:
     """A short tour with kingdoms 2 (K♣, target 4) and 3 (K♦, target 6) left, the K♥ and K♠
     won and unused."""
     clubs, diamonds, hearts, spades = KINGS
-    return tour_between_visits([None, clubs, diamonds, None], used=[], unused=[hearts, spades],
-                               config=TourConfig(short=True))
+    return tour_between_visits(
+        [None, clubs, diamonds, None],
+        used=[],
+        unused=[hearts, spades],
+        config=TourConfig(short=True),
+    )
 
 
 def test_a_choice_may_count_on_a_supporter_at_the_cost_of_its_point() -> None:
@@ -119,14 +134,24 @@ def test_a_choice_may_count_on_a_supporter_at_the_cost_of_its_point() -> None:
         for rank, position in enumerate(tour.unvisited):
             ruler, target = tour.rulers[position - 1], tour.config.target(position)
             pool = [r.suit for p, r in enumerate(tour.rulers, 1) if r is not None and p != position]
-            rest = plain.value(kingdoms[:rank] + kingdoms[rank + 1:]).value
+            rest = plain.value(kingdoms[:rank] + kingdoms[rank + 1 :]).value
             options = {None: bases[position][1].value}
             for suit in (Suit.HEARTS, Suit.SPADES):
-                exact = solve_kingdom(make_position(hand, ruler.suit, target, jacks=(Suit.HEARTS, Suit.SPADES),
-                                                    supporters=(suit,), pool=pool)).chance
+                exact = solve_kingdom(
+                    make_position(
+                        hand,
+                        ruler.suit,
+                        target,
+                        jacks=(Suit.HEARTS, Suit.SPADES),
+                        supporters=(suit,),
+                        pool=pool,
+                    )
+                ).chance
                 chance, value = planner.supporter_option(tour, hand, position, int(suit))
                 assert chance == pytest.approx(exact, abs=1e-9)
-                assert value.value == pytest.approx(tour.score + exact * (WIN_POINTS + rest) - 1, abs=1e-9)
+                assert value.value == pytest.approx(
+                    tour.score + exact * (WIN_POINTS + rest) - 1, abs=1e-9
+                )
                 assert value.spend == int(suit) and value.low <= value.value <= value.high
                 options[int(suit)] = value.value
             best = max(options.values())
@@ -148,7 +173,9 @@ def test_a_visit_that_counts_on_a_supporter_turns_its_jack_first() -> None:
     for index in range(8):
         deal = Deal(derive_seed(12, index), TourConfig(short=True))
         hand = CardSet(Stream(12, "hand", index).shuffle(CARDS)[:8])
-        visit = start_visit(tour, hand, policy.choose_kingdom(tour, hand, Stream(12, "policy", index)))
+        visit = start_visit(
+            tour, hand, policy.choose_kingdom(tour, hand, Stream(12, "policy", index))
+        )
         policy._spend = int(Suit.HEARTS)
         assert _jack_state(visit, policy._spend)[4] == (1, 1, 2, 1)
         assert _jack_state(visit)[4] == (1, 1, 1, 1)
@@ -237,7 +264,9 @@ def test_the_advisor_beats_greedy_on_short_tours() -> None:
     assert advisor.mean_score[1] > greedy.mean_score[2]
 
 
-def test_a_batch_resumes_from_its_checkpoint_without_losing_or_repeating_a_tour(tmp_path: Path) -> None:
+def test_a_batch_resumes_from_its_checkpoint_without_losing_or_repeating_a_tour(
+    tmp_path: Path,
+) -> None:
     """A checkpoint cut back to its first chunk (as a kill after one chunk leaves it) resumes
     to the same result as a batch run whole, in one process or two."""
     tours = 2 * CHUNK_TOURS + 5
@@ -249,8 +278,15 @@ def test_a_batch_resumes_from_its_checkpoint_without_losing_or_repeating_a_tour(
     data["chunks"] = {first: data["chunks"][first]}
     path.write_text(json.dumps(data))
     seen = []
-    resumed = run_batch(["random", "greedy"], tours, 3, TourConfig(), checkpoint=path, resume=True,
-                        progress=lambda done, total: seen.append(done))
+    resumed = run_batch(
+        ["random", "greedy"],
+        tours,
+        3,
+        TourConfig(),
+        checkpoint=path,
+        resume=True,
+        progress=lambda done, total: seen.append(done),
+    )
     assert resumed == whole and seen[0] == CHUNK_TOURS and seen[-1] == 2 * tours
     assert run_batch(["random", "greedy"], tours, 3, TourConfig(), workers=2) == whole
 
@@ -267,7 +303,9 @@ def test_a_checkpoint_of_another_batch_is_refused(tmp_path: Path) -> None:
         run_batch(["random"], 5, 3, TourConfig(), checkpoint=path, resume=True)
 
 
-def test_simulate_several_policies_side_by_side_with_a_plot(monkeypatch, capsys, tmp_path: Path) -> None:
+def test_simulate_several_policies_side_by_side_with_a_plot(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
     """simulate --policy random,greedy --plot: one table of both, JSON for each, a PNG."""
     plot = tmp_path / "scores.png"
     args = ["simulate", "--tours", "30", "--policy", "random,greedy", "--plot", str(plot)]
@@ -298,7 +336,9 @@ def test_bad_simulate_options_end_with_one_error_line(monkeypatch, capsys, extra
     assert fragment in err
 
 
-def test_resuming_another_batch_ends_with_one_error_line(monkeypatch, capsys, tmp_path: Path) -> None:
+def test_resuming_another_batch_ends_with_one_error_line(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
     path = tmp_path / "batch.json"
     base = ["simulate", "--tours", "3", "--policy", "random", "--checkpoint", str(path)]
     assert run_in_process(monkeypatch, capsys, base)[0] == 0
@@ -331,16 +371,27 @@ def test_a_batch_records_each_kingdoms_hit_rate_and_the_visit_order(tmp_path: Pa
         by_hits[2 * sum(hit for _, hit in tour)] += 1
     assert tuple(by_hits) == whole.scores
     data = json.loads(path.read_text())
-    saved = [visit for tours in data["visits"].values() for tour in tours for visit in decoded_visits(tour)]
-    assert saved and all(chance is not None and 0 <= chance <= 1 for _, _, chance in saved)  # chosen by
+    saved = [
+        visit
+        for tours in data["visits"].values()
+        for tour in tours
+        for visit in decoded_visits(tour)
+    ]
+    assert saved and all(
+        chance is not None and 0 <= chance <= 1 for _, _, chance in saved
+    )  # chosen by
     first = min(data["chunks"])
     data["chunks"] = {first: data["chunks"][first]}  # a kill after the first chunk
     path.write_text(json.dumps(data))
-    (resumed,) = run_batch(["advisor-rule"], tours, 3, TourConfig(short=True), checkpoint=path, resume=True)
+    (resumed,) = run_batch(
+        ["advisor-rule"], tours, 3, TourConfig(short=True), checkpoint=path, resume=True
+    )
     assert resumed == whole
     del data["visits"]  # as an older version saved it
     path.write_text(json.dumps(data))
-    (older,) = run_batch(["advisor-rule"], tours, 3, TourConfig(short=True), checkpoint=path, resume=True)
+    (older,) = run_batch(
+        ["advisor-rule"], tours, 3, TourConfig(short=True), checkpoint=path, resume=True
+    )
     assert older.scores == whole.scores and older.visits is None
     assert older.to_json()["kingdoms"] is None
 
@@ -360,7 +411,9 @@ def test_an_uplift_calibrates_the_chances_and_widens_the_interval_by_its_error()
     sure = TourPlanner(sets=QUICK_SETS, uplift=Uplift({t: (1.0,) for t in (2, 4, 6, 8)}))
     assert sure.value(kingdoms).value == pytest.approx(8.0)
     spread = tuple([0.2] + [0.1 + 0.2 * (i % 2) for i in range(BOOTSTRAP)])
-    fitted = TourPlanner(sets=QUICK_SETS, uplift=Uplift({t: spread for t in (2, 4, 6, 8)})).value(kingdoms)
+    fitted = TourPlanner(sets=QUICK_SETS, uplift=Uplift({t: spread for t in (2, 4, 6, 8)})).value(
+        kingdoms
+    )
     assert fitted.value > base.value
     assert fitted.high - fitted.low > base.high - base.low
 
@@ -375,7 +428,9 @@ def test_the_advisor_plans_with_the_shipped_uplift_of_every_target() -> None:
 
     uplift = Uplift.load(UPLIFT_FILE)
     assert sorted(uplift.shares) == list(range(1, 9))
-    assert all(len(s) == BOOTSTRAP + 1 and all(0 <= u <= 1 for u in s) for s in uplift.shares.values())
+    assert all(
+        len(s) == BOOTSTRAP + 1 and all(0 <= u <= 1 for u in s) for s in uplift.shares.values()
+    )
     policy = make_policy("advisor")
     assert policy.name == "advisor" and policy.planner.uplift == uplift
     assert advisor_planner("perfect").uplift == uplift
@@ -396,15 +451,27 @@ def test_a_checkpoint_summary_counts_the_first_tours_it_holds(tmp_path: Path) ->
     path = tmp_path / "batch.json"
     run_batch(["greedy"], 3 * CHUNK_TOURS, 4, TourConfig(short=True), checkpoint=path)
     data = json.loads(path.read_text())
-    second = sorted(data["chunks"], key=lambda key: int(key.rpartition(":")[2].partition("-")[0]))[1]
+    second = sorted(data["chunks"], key=lambda key: int(key.rpartition(":")[2].partition("-")[0]))[
+        1
+    ]
     del data["chunks"][second], data["visits"][second]
     path.write_text(json.dumps(data))
     script = Path(__file__).resolve().parents[1] / "examples" / "checkpoint_summary.py"
-    done = subprocess.run([sys.executable, str(script), str(path), "--json"], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, str(script), str(path), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     summary = json.loads(done.stdout)["greedy"]
     first = run_batch(["greedy"], CHUNK_TOURS, 4, TourConfig(short=True))[0].to_json()
     assert summary["tours"] == CHUNK_TOURS
     assert summary["mean_score"] == first["mean_score"] and summary["kingdoms"] == first["kingdoms"]
     (tmp_path / "bad.json").write_text("{}")
-    bad = subprocess.run([sys.executable, str(script), str(tmp_path / "bad.json")], capture_output=True, text=True, check=False)
+    bad = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "bad.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

@@ -16,7 +16,9 @@ from search.visit.kernel import FastKingdomSolver
 from search.visit.position import root_state
 
 # Commerce alone: a tenth of a second, a memo grown to 2**18 slots (arrays of 4 and 11 MiB).
-STATE = root_state(make_position(CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S"), Suit.HEARTS, 4, jacks=(Suit.DIAMONDS,)))
+STATE = root_state(
+    make_position(CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S"), Suit.HEARTS, 4, jacks=(Suit.DIAMONDS,))
+)
 
 
 def solve_once() -> tuple:

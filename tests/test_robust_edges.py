@@ -22,28 +22,50 @@ from pathlib import Path
 import pytest
 
 from advisor.session import load
-
 from tests.conftest import run_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fds, rlimits, flock")
 SWEEP = ["--sample", "30", "--abilities", "none", "--chunk-size", "10", "--workers", "1"]
-ODDS = ["odds", "3C 3D 2H 3H 6H AS 7S 8S", "--trump", "H", "--target", "6", "--abilities", "CDHS",
-        "--pool", "C D S S C H D", "--json"]
+ODDS = [
+    "odds",
+    "3C 3D 2H 3H 6H AS 7S 8S",
+    "--trump",
+    "H",
+    "--target",
+    "6",
+    "--abilities",
+    "CDHS",
+    "--pool",
+    "C D S S C H D",
+    "--json",
+]
 
 
 def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
     """The environment a test's command runs in: this checkout, no colour, its own state."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMISSARY_")}
-    env.update(PYTHONPATH=str(ROOT), NO_COLOR="1", PYTHONIOENCODING="utf-8", COLUMNS="100",
-               XDG_STATE_HOME=str(tmp_path / "state"))
+    env.update(
+        PYTHONPATH=str(ROOT),
+        NO_COLOR="1",
+        PYTHONIOENCODING="utf-8",
+        COLUMNS="100",
+        XDG_STATE_HOME=str(tmp_path / "state"),
+    )
     env.update(extra)
     return env
 
 
-def emissary(tmp_path: Path, args: list[str], close: tuple[int, ...] = (), stdin=None,
-             stdout=subprocess.PIPE, stderr=subprocess.PIPE, limit: int | None = None,
-             **extra: str) -> subprocess.CompletedProcess:
+def emissary(
+    tmp_path: Path,
+    args: list[str],
+    close: tuple[int, ...] = (),
+    stdin=None,
+    stdout=subprocess.PIPE,
+    stderr=subprocess.PIPE,
+    limit: int | None = None,
+    **extra: str,
+) -> subprocess.CompletedProcess:
     """``emissary args`` in a new process in ``tmp_path``, with the descriptors in ``close``
     closed before it starts and its address space capped at ``limit`` bytes, if given."""
 
@@ -54,9 +76,15 @@ def emissary(tmp_path: Path, args: list[str], close: tuple[int, ...] = (), stdin
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     return subprocess.run(
-        [sys.executable, "-m", "advisor", *args], cwd=tmp_path, env=environment(tmp_path, **extra),
-        stdin=stdin if stdin is not None else subprocess.DEVNULL, stdout=stdout, stderr=stderr,
-        preexec_fn=prepare, timeout=300, check=False,
+        [sys.executable, "-m", "advisor", *args],
+        cwd=tmp_path,
+        env=environment(tmp_path, **extra),
+        stdin=stdin if stdin is not None else subprocess.DEVNULL,
+        stdout=stdout,
+        stderr=stderr,
+        preexec_fn=prepare,
+        timeout=300,
+        check=False,
     )
 
 
@@ -104,8 +132,12 @@ def test_full_stdout_is_one_line_and_exit_1(tmp_path) -> None:
 def test_coach_with_stdin_closed_quits_with_the_session_saved(tmp_path) -> None:
     """Signature 3: a coach started with stdin closed (``<&-``) reads end of input, which is
     'quit': exit 0, the session saved and resumable."""
-    result = emissary(tmp_path, ["coach", "--session", "x.json", "--seed", "1", "--no-advice"],
-                      close=(0,), stdin=subprocess.DEVNULL)
+    result = emissary(
+        tmp_path,
+        ["coach", "--session", "x.json", "--seed", "1", "--no-advice"],
+        close=(0,),
+        stdin=subprocess.DEVNULL,
+    )
     assert_no_traceback(result)
     assert result.returncode == 0
     assert "Saved" in text(result.stdout)
@@ -116,8 +148,9 @@ def test_coach_refuses_a_line_with_no_end(tmp_path) -> None:
     """Signature 4: a coach reading ``/dev/zero`` stops at the first line longer than any
     answer, with one line and exit 1, instead of reading until memory runs out."""
     with open("/dev/zero", "rb") as zero:
-        result = emissary(tmp_path, ["coach", "--session", "x.json", "--seed", "1", "--no-advice"],
-                          stdin=zero)
+        result = emissary(
+            tmp_path, ["coach", "--session", "x.json", "--seed", "1", "--no-advice"], stdin=zero
+        )
     assert_no_traceback(result)
     assert result.returncode == 1
     assert "longer than 4,096 characters" in one_line(result)
@@ -224,8 +257,12 @@ def test_second_coach_on_a_session_is_refused_naming_the_first(tmp_path) -> None
     session = tmp_path / "s.json"
     args = ["coach", "--session", "s.json", "--seed", "1", "--no-advice"]
     first = subprocess.Popen(
-        [sys.executable, "-m", "advisor", *args], cwd=tmp_path, env=environment(tmp_path),
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "advisor", *args],
+        cwd=tmp_path,
+        env=environment(tmp_path),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     try:
         _wait_for(session, first)
@@ -249,8 +286,9 @@ def test_coach_into_a_closed_pipe_exits_141(tmp_path) -> None:
     reader, writer = os.pipe()
     os.close(reader)
     try:
-        result = emissary(tmp_path, ["coach", "--session", "s.json", "--seed", "1", "--no-advice"],
-                          stdout=writer)
+        result = emissary(
+            tmp_path, ["coach", "--session", "s.json", "--seed", "1", "--no-advice"], stdout=writer
+        )
     finally:
         os.close(writer)
     assert result.returncode == 141, text(result.stderr)
@@ -267,7 +305,9 @@ def test_control_characters_in_a_path_are_escaped(tmp_path, monkeypatch, capsys)
 
 # --- start-up --------------------------------------------------------------------------------
 
-CONSOLE_SCRIPT = "import sys\nfrom advisor.entry import run\nsys.argv[0] = 'emissary'\nsys.exit(run())\n"
+CONSOLE_SCRIPT = (
+    "import sys\nfrom advisor.entry import run\nsys.argv[0] = 'emissary'\nsys.exit(run())\n"
+)
 OUR_FRAME = re.compile(r'File "' + re.escape(str(ROOT / "advisor")))
 
 
@@ -282,8 +322,11 @@ def test_interrupt_during_start_up_is_one_line_and_exit_130(tmp_path) -> None:
     ours = []
     for step in range(125):
         child = subprocess.Popen(
-            [sys.executable, "-S", "-c", CONSOLE_SCRIPT, "deal", "--seed", "1"], cwd=tmp_path,
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            [sys.executable, "-S", "-c", CONSOLE_SCRIPT, "deal", "--seed", "1"],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
         time.sleep(step * 0.0002)
         child.send_signal(signal.SIGINT)
@@ -317,8 +360,11 @@ def test_killed_sweep_with_three_damaged_chunks_resumes_to_the_same_summary(tmp_
     assert emissary(tmp_path, ["sweep", "--out", "whole", *sweep]).returncode == 0
     folder = tmp_path / "killed"
     child = subprocess.Popen(
-        [sys.executable, "-m", "advisor", "sweep", "--out", "killed", *sweep], cwd=tmp_path,
-        env=environment(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "advisor", "sweep", "--out", "killed", *sweep],
+        cwd=tmp_path,
+        env=environment(tmp_path),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:  # killed once it has written a few chunks (or, on a fast machine, has finished)
         while child.poll() is None and len(list(folder.glob("chunk-*.npz"))) < 4:

@@ -18,8 +18,13 @@ def _coach_process(folder: Path, args: list[str]) -> subprocess.CompletedProcess
     command = [sys.executable, "-m", "advisor", "coach", "--no-advice", "--ascii", *args]
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
-        command, cwd=folder, stdin=subprocess.DEVNULL, capture_output=True, env=env,
-        timeout=120, check=False,
+        command,
+        cwd=folder,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=env,
+        timeout=120,
+        check=False,
     )
 
 
@@ -41,18 +46,24 @@ def test_resuming_with_options_that_contradict_the_saved_game_is_refused(
     path = tmp_path / "game.json"
     save(Session.new(mode="seeded", seed=3), path)
     before = path.read_bytes()
-    code, out, err = run_in_process(monkeypatch, capsys, ["coach", "--session", str(path), *options])
+    code, out, err = run_in_process(
+        monkeypatch, capsys, ["coach", "--session", str(path), *options]
+    )
     assert_one_line_error(code, out, err)
     assert code == 2 and said in err and str(path) in err
     assert path.read_bytes() == before
 
 
-def test_resuming_a_game_of_real_cards_with_a_seed_is_refused(monkeypatch, capsys, tmp_path) -> None:
+def test_resuming_a_game_of_real_cards_with_a_seed_is_refused(
+    monkeypatch, capsys, tmp_path
+) -> None:
     """coach: --seed against a session of physical cards is a contradiction."""
     path = tmp_path / "game.json"
     rulers = ("KC", "QH", "KS", "QD", "KH", "QC", "KD", "QS")
     save(Session.new(TourConfig(), "physical", None, rulers), path)
-    code, out, err = run_in_process(monkeypatch, capsys, ["coach", "--session", str(path), "--seed", "3"])
+    code, out, err = run_in_process(
+        monkeypatch, capsys, ["coach", "--session", str(path), "--seed", "3"]
+    )
     assert_one_line_error(code, out, err)
     assert code == 2 and "real cards" in err
 
@@ -118,8 +129,18 @@ def _summary_with(change) -> str:
         "no seed",
         "seed null",
     ],
-    ids=["ci NaN", "ci one NaN", "ci Infinity", "mean NaN", "capped -Infinity", "ci null",
-         "ci reversed", "ci one null", "sample without a seed", "sample of seed null"],
+    ids=[
+        "ci NaN",
+        "ci one NaN",
+        "ci Infinity",
+        "mean NaN",
+        "capped -Infinity",
+        "ci null",
+        "ci reversed",
+        "ci one null",
+        "sample without a seed",
+        "sample of seed null",
+    ],
 )
 def test_sweep_report_refuses_a_summary_with_nan_or_infinity(
     monkeypatch, capsys, tmp_path, change
@@ -217,18 +238,42 @@ def _checkpoint_corruptions(good: str) -> dict[str, bytes]:
     }
 
 
-@pytest.mark.parametrize("case", [
-    "empty", "truncated", "NaN score", "score 99", "score a string", "too few scores",
-    "unknown policy", "key garbled", "past the batch", "deep nesting", "visits garbled",
-    "a kingdom visited twice", "visits not a table"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "empty",
+        "truncated",
+        "NaN score",
+        "score 99",
+        "score a string",
+        "too few scores",
+        "unknown policy",
+        "key garbled",
+        "past the batch",
+        "deep nesting",
+        "visits garbled",
+        "a kingdom visited twice",
+        "visits not a table",
+    ],
+)
 def test_a_damaged_checkpoint_is_refused_in_one_line_and_kept(
     monkeypatch, capsys, tmp_path, case: str
 ) -> None:
     """simulate --resume: a damaged checkpoint is one line naming it, exit 2, left unchanged
     (never an IndexError from a score out of range)."""
     checkpoint = tmp_path / "batch.json"
-    args = ["simulate", "--tours", "50", "--seed", "3", "--policy", "greedy",
-            "--checkpoint", str(checkpoint), "--json"]
+    args = [
+        "simulate",
+        "--tours",
+        "50",
+        "--seed",
+        "3",
+        "--policy",
+        "greedy",
+        "--checkpoint",
+        str(checkpoint),
+        "--json",
+    ]
     code, _out, err = run_in_process(monkeypatch, capsys, args)
     assert code == 0, err
     content = _checkpoint_corruptions(checkpoint.read_text())[case]

@@ -17,7 +17,9 @@ from advisor import tour_cli
 from tests.conftest import process_fields, run_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups, /proc")
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="process groups, /proc"
+)
 
 
 def _children(pid: int) -> list[int]:
@@ -34,8 +36,13 @@ def _interrupt(args: list[str], cwd: Path, ready) -> tuple[int, float, str, str]
     after the signal, stdout, stderr)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
     child = subprocess.Popen(
-        [sys.executable, "-m", "advisor", *args], cwd=cwd, env=env, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        [sys.executable, "-m", "advisor", *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
     )
     try:
         deadline = time.monotonic() + 60
@@ -57,8 +64,17 @@ def test_simulate_on_two_workers_stops_and_says_what_it_saved(tmp_path) -> None:
     with it, with one line giving the tours saved in the checkpoint (how fast: the timing test
     below)."""
     checkpoint = tmp_path / "batch.json"
-    args = ["simulate", "--tours", "1000000", "--policy", "greedy", "--workers", "2",
-            "--checkpoint", str(checkpoint)]
+    args = [
+        "simulate",
+        "--tours",
+        "1000000",
+        "--policy",
+        "greedy",
+        "--workers",
+        "2",
+        "--checkpoint",
+        str(checkpoint),
+    ]
     workers: list[int] = []
 
     def ready(pid: int) -> bool:  # both workers started, and a chunk saved
@@ -173,5 +189,6 @@ def test_a_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
 
 def _python(script: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, env=env,
-                          timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, env=env, timeout=60, check=False
+    )

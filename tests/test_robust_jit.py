@@ -67,7 +67,11 @@ def test_kernels_compile_with_no_writable_cache_folder(tmp_path, case: str) -> N
     (tmp_path / "tmp").mkdir()
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT, str(tmp_path), case],
-        env=env, capture_output=True, text=True, timeout=300, check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     chosen, answer = done.stdout.split()
@@ -95,7 +99,9 @@ def test_a_shared_temp_folder_someone_else_could_write_is_not_used(tmp_path, mon
 def test_a_writable_package_leaves_numba_its_own_choice(monkeypatch) -> None:
     """jitcache: when numba can cache beside the sources nothing is changed."""
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    if not all(jitcache._writable(jitcache.SEARCH / f / "__pycache__") for f in jitcache.KERNEL_FOLDERS):
+    if not all(
+        jitcache._writable(jitcache.SEARCH / f / "__pycache__") for f in jitcache.KERNEL_FOLDERS
+    ):
         pytest.skip("this checkout is read-only")
     assert jitcache.ensure_jit_cache() is None
     assert "NUMBA_CACHE_DIR" not in os.environ
@@ -104,7 +110,9 @@ def test_a_writable_package_leaves_numba_its_own_choice(monkeypatch) -> None:
 def test_every_cached_kernel_lies_in_a_folder_jitcache_checks() -> None:
     """jitcache.KERNEL_FOLDERS names every subpackage with an @njit(cache=True) kernel."""
     for path in (ROOT / "search").rglob("*.py"):
-        if re.search(r"^\s*@(numba\.)?n?jit\(.*cache=True", path.read_text(encoding="utf-8"), re.M):
+        if re.search(
+            r"^\s*@(numba\.)?n?jit\(.*cache=True", path.read_text(encoding="utf-8"), re.MULTILINE
+        ):
             folder = path.relative_to(ROOT / "search").parts[0]
             assert folder in jitcache.KERNEL_FOLDERS, path
 
@@ -115,7 +123,9 @@ def test_odds_works_from_a_read_only_copy_with_no_cache_folder(tmp_path) -> None
     (the issue's 'RuntimeError: cannot cache function'); compiling takes about a minute."""
     copy = tmp_path / "copy"
     for package in ("search", "advisor"):
-        shutil.copytree(ROOT / package, copy / package, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            ROOT / package, copy / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
     for folder in jitcache.KERNEL_FOLDERS:
         (copy / "search" / folder / "__pycache__").write_text("not a folder")
     env = _unwritable_tree(tmp_path)
@@ -124,7 +134,12 @@ def test_odds_works_from_a_read_only_copy_with_no_cache_folder(tmp_path) -> None
     args = ["odds", "AC 6C 3H 8H", "--trump", "C", "--target", "2", "--abilities", "H"]
     done = subprocess.run(
         [sys.executable, "-m", "advisor", *args],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Chance" in done.stdout
@@ -196,7 +211,16 @@ def test_the_kernel_loads_from_its_own_cache(tmp_path) -> None:
         """
     )
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    runs = [subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True,
-                           text=True, timeout=1800) for _ in range(2)]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
+        for _ in range(2)
+    ]
     assert [run.returncode for run in runs] == [0, 0], runs[-1].stderr[-500:]
     assert runs[0].stdout == runs[1].stdout

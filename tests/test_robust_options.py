@@ -56,15 +56,32 @@ def test_move_refuses_the_hands_odds_refuses(
 def test_odds_and_move_say_the_same_about_a_nine_card_hand(monkeypatch, capsys) -> None:
     """odds and move: the same message for the same 9-card hand."""
     hand = "AC 2C 3C 4C 5C 6C 7C 8C AD"
-    _, _, from_odds = run_in_process(monkeypatch, capsys, ["odds", hand, "--trump", "C", "--target", "1"])
+    _, _, from_odds = run_in_process(
+        monkeypatch, capsys, ["odds", hand, "--trump", "C", "--target", "1"]
+    )
     _, _, from_move = run_in_process(monkeypatch, capsys, [*MOVE, "--hand", hand])
-    assert from_odds.split(": ")[-1] == from_move.split(": ")[-1] == "a hand holds at most 8 cards, got 9\n"
+    assert (
+        from_odds.split(": ")[-1]
+        == from_move.split(": ")[-1]
+        == "a hand holds at most 8 cards, got 9\n"
+    )
 
 
 @pytest.mark.parametrize("payoffs", ["nan,nan,nan", "inf,0,1", "1e400,0,0", "1,0,-inf", "1e7,0,1"])
 def test_payoffs_must_be_finite(monkeypatch, capsys, payoffs: str) -> None:
     """odds --payoffs: nan, inf and huge payoffs are usage errors, never 'Expected payoff nan'."""
-    args = ["odds", "3H", "--trump", "H", "--target", "1", "--supporters", "H", "--payoffs", payoffs]
+    args = [
+        "odds",
+        "3H",
+        "--trump",
+        "H",
+        "--target",
+        "1",
+        "--supporters",
+        "H",
+        "--payoffs",
+        payoffs,
+    ]
     code, out, err = run_in_process(monkeypatch, capsys, args)
     assert_one_line_error(code, out, err)
     assert code == 2 and "--payoffs" in err and "nan" not in out
@@ -81,7 +98,18 @@ def test_payoffs_are_three_numbers(monkeypatch, capsys, payoffs: str) -> None:
 
 def test_finite_payoffs_still_work(monkeypatch, capsys) -> None:
     """odds --payoffs 1,0,0 gives the chance, as before (README, Payoffs)."""
-    args = ["odds", "3H", "--trump", "H", "--target", "1", "--supporters", "H", "--payoffs", "1,0,0"]
+    args = [
+        "odds",
+        "3H",
+        "--trump",
+        "H",
+        "--target",
+        "1",
+        "--supporters",
+        "H",
+        "--payoffs",
+        "1,0,0",
+    ]
     code, out, err = run_in_process(monkeypatch, capsys, args)
     assert code == 0, err
     assert "Expected payoff 0.8595" in out

@@ -14,13 +14,7 @@ import pytest
 from rich.console import Console
 
 from advisor import tour_cli
-from advisor.notation import (
-    QUOTE_LIMIT,
-    NotationError,
-    parse_card,
-    parse_cards,
-    parse_hand,
-)
+from advisor.notation import QUOTE_LIMIT, NotationError, parse_card, parse_cards, parse_hand
 from advisor.plays import parse_play
 from advisor.review import review_view
 from advisor.session import Session, load, save
@@ -366,8 +360,13 @@ def test_coach_removes_only_its_own_temp_files_and_quotes_the_resume_command(
 ) -> None:
     """coach: a session named with glob characters is taken literally; others' files stay."""
     dead = dead_pid()
-    bystanders = [".notes.backup.tmp", f".ax.json.{dead}.abc123xy.tmp",
-                  f".a.json.{dead}.abcdefgh.tmp", "notes", f".{name}.abcd1234.tmp"]
+    bystanders = [
+        ".notes.backup.tmp",
+        f".ax.json.{dead}.abc123xy.tmp",
+        f".a.json.{dead}.abcdefgh.tmp",
+        "notes",
+        f".{name}.abcd1234.tmp",
+    ]
     for bystander in bystanders:
         (tmp_path / bystander).write_text("keep me")
     own = tmp_path / f".{name}.{dead}.abcd1234.tmp"

@@ -99,9 +99,7 @@ def test_beaten_count_by_brute_force():
         card = rng.randrange(32)
         unseen = rng.getrandbits(32) & ~(1 << card)
         trump = rng.randrange(4)
-        brute = sum(
-            debate_won(r, card, trump) for r in range(32) if unseen >> r & 1
-        )
+        brute = sum(debate_won(r, card, trump) for r in range(32) if unseen >> r & 1)
         assert beaten_count(1 << card, unseen, trump) == brute
 
 
@@ -159,7 +157,8 @@ def test_visit_kernel_answers_are_legal_and_scored_by_the_rule():
             for answer, won in answers:
                 index = answer.bit_length() - 1
                 candidates = [
-                    r for r in range(32)
+                    r
+                    for r in range(32)
                     if deck >> r & 1 and legal_answer_mask(hand, r) >> index & 1
                 ]
                 assert candidates

@@ -223,12 +223,18 @@ def test_rule_2_6_the_ruler_there_after_politics_becomes_the_supporter():
     state = start_visit(tour, cards("AC 2C 3C 4C 5C 6C 7C 8D"), 1)  # K♣ on kingdom 1
     state = apply_action(state, UseAbility(S, target=2))  # swap with Q♥
     assert state.trump == H and state.ruler == Ruler("Q", H)
-    for reveal, answer in zip(["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H"], ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8D"]):
+    for reveal, answer in zip(
+        ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H"],
+        ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8D"],
+    ):
         state = debate(state, reveal, answer)
     assert state.wins == 0  # no trumps played, no suit followed: all lost
     state2 = start_visit(tour, cards("AC 2C 3C 4C 5C 6C 7C 8H"), 1)
     state2 = apply_action(state2, UseAbility(S, target=2))
-    for reveal, answer in zip(["AD", "2D", "3D", "4D", "5D", "6D", "7D", "8D"], ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8H"]):
+    for reveal, answer in zip(
+        ["AD", "2D", "3D", "4D", "5D", "6D", "7D", "8D"],
+        ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8H"],
+    ):
         state2 = debate(state2, reveal, answer)
     assert state2.succeeded  # 8♥ was trump after the swap: one win
     tour = finish_visit(tour, state2)
@@ -355,7 +361,9 @@ def test_rule_4_military_needs_a_club_and_a_card_left():
 def test_rule_4_politics_swaps_rulers_and_changes_trump_here():
     """§4 ♠: Politics swaps this ruler with another unvisited one; trump changes here."""
     state = apply_action(visit("AC 2C", position=1), UseAbility(S, target=4))
-    assert state.trump == D and state.rulers[0] == Ruler("Q", D) and state.rulers[3] == Ruler("K", C)
+    assert (
+        state.trump == D and state.rulers[0] == Ruler("Q", D) and state.rulers[3] == Ruler("K", C)
+    )
     assert state.target == 1  # the target stays with the position
 
 
@@ -373,7 +381,9 @@ def test_rule_4_politics_needs_a_ruler_of_another_suit():
 
 def test_rule_4_two_politics_uses_in_one_visit():
     """§4 ♠: the Jack and a ♠ supporter may both swap in one visit."""
-    state = visit("AC 2C", position=1, supporters=(Ruler("Q", S),), rulers=STANDARD_LAYOUT[:7] + (None,))
+    state = visit(
+        "AC 2C", position=1, supporters=(Ruler("Q", S),), rulers=STANDARD_LAYOUT[:7] + (None,)
+    )
     state = apply_action(state, UseAbility(S, target=2))
     state = apply_action(state, UseAbility(S, source=Ruler("Q", S), target=4))
     assert state.trump == D and state.rulers[0] == Ruler("Q", D)
@@ -394,7 +404,9 @@ def test_rule_4_commerce_draws_two_then_discards_two():
 def test_R3_commerce_draws_what_is_left_then_discards_two_or_the_whole_hand():
     """R3: draws stop when no card is left; then 2 are discarded, or the whole smaller hand."""
     rest = (CardSet.full() - cards("AH 5S")).ascii()
-    state = apply_action(visit("AH", position=2, deck="5S", scoring=rest.replace("5S", "").strip()), UseAbility(D))
+    state = apply_action(
+        visit("AH", position=2, deck="5S", scoring=rest.replace("5S", "").strip()), UseAbility(D)
+    )
     state = apply_chance(state, card("5S"))
     assert state.phase is Phase.DISCARD and len(legal_actions(state)) == 1
     rest = (CardSet.full() - cards("AH")).ascii()
@@ -463,7 +475,9 @@ def test_rule_5_perfect_tour_scores_16():
     """§5: all 8 kingdoms and 8 unused supporters make 16."""
     tour = new_tour(STANDARD_LAYOUT)
     done = tour.__class__(
-        config=tour.config, rulers=(None,) * 8, supporters=tuple(Supporter(r) for r in STANDARD_LAYOUT)
+        config=tour.config,
+        rulers=(None,) * 8,
+        supporters=tuple(Supporter(r) for r in STANDARD_LAYOUT),
     )
     assert done.over and done.score == 16 and done.perfect
 

@@ -19,8 +19,9 @@ LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)")
 
 def tracked_files() -> list[Path]:
     try:
-        listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
-                                check=True).stdout
+        listed = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("not a git checkout: no list of tracked files")
     return [ROOT / name for name in listed.decode().split("\0") if name]

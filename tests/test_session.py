@@ -113,9 +113,7 @@ def test_undo_drops_the_last_event(seeded: Session) -> None:
 
 def test_illegal_event_is_rejected_and_session_unchanged(seeded: Session) -> None:
     """An illegal event raises SessionError with the rules' reason; the session stays as it was."""
-    session = seeded.append(next_event(seeded)).append(
-        {"type": "kingdom", "position": 1}
-    )
+    session = seeded.append(next_event(seeded)).append({"type": "kingdom", "position": 1})
     events = session.events
     with pytest.raises(SessionError, match="no ruler card is waiting"):
         session.append({"type": "action", "action": {"kind": "answer", "card": "7H"}})
@@ -267,7 +265,8 @@ def test_temp_file_names_hold_the_writers_pid_and_never_collide(tmp_path):
     """write_temp: each temp file is new (created exclusively), named with this process's id."""
     from search.infra import write_temp
 
-    made = [write_temp(tmp_path / "game.json", lambda stream: stream.write(b"x")) for _ in range(50)]
+    made = [
+        write_temp(tmp_path / "game.json", lambda stream: stream.write(b"x")) for _ in range(50)
+    ]
     assert len(set(made)) == 50
     assert all(p.name.startswith(f".game.json.{os.getpid()}.") for p in made)
-

@@ -15,7 +15,9 @@ from search.tours.planning import PlanningTable
 from search.visit.solvers import make_solver
 
 SWEEP = Path(__file__).resolve().parents[1] / "sweeps" / "none"
-HANDS = np.array([CardSet(Stream(5, "lookup", i).shuffle(CARDS)[:8]).mask for i in range(300)], dtype=np.uint64)
+HANDS = np.array(
+    [CardSet(Stream(5, "lookup", i).shuffle(CARDS)[:8]).mask for i in range(300)], dtype=np.uint64
+)
 
 
 @pytest.mark.parametrize("trump", range(4))
@@ -48,7 +50,12 @@ def test_looked_up_chances_equal_solved_ones() -> None:
     lookup = SweepLookup(SWEEP)
     solver = make_solver()
     for trump in range(4):
-        solved = np.array([solver.decide(int(h), FULL_MASK & ~int(h), 0, trump, (0, 0, 0, 0), ())[1:9] for h in HANDS])
+        solved = np.array(
+            [
+                solver.decide(int(h), FULL_MASK & ~int(h), 0, trump, (0, 0, 0, 0), ())[1:9]
+                for h in HANDS
+            ]
+        )
         assert np.abs(lookup.chances(HANDS, trump) - solved).max() < 1e-12
     looked_up = PlanningTable.from_sweep(lookup, hands=50)
     solved_table = PlanningTable(hands=50, sets=((0, 0, 0, 0),))

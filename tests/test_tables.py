@@ -22,10 +22,13 @@ def _result(name: str) -> SimulationResult:
     return saved_result(params, tours["advisor"], "advisor")
 
 
-@pytest.mark.parametrize("name, tour, mean, perfect", [
-    ("advisor-standard-2000.json", "standard", "12.398 (12.301–12.494)", "5.65% (4.72–6.75%)"),
-    ("advisor-short-2000.json", "short", "5.745 (5.689–5.801)", "11.40% (10.08–12.87%)"),
-])
+@pytest.mark.parametrize(
+    "name, tour, mean, perfect",
+    [
+        ("advisor-standard-2000.json", "standard", "12.398 (12.301–12.494)", "5.65% (4.72–6.75%)"),
+        ("advisor-short-2000.json", "short", "5.745 (5.689–5.801)", "11.40% (10.08–12.87%)"),
+    ],
+)
 def test_committed_table_is_whole_and_matches_the_docs(name, tour, mean, perfect):
     result = _result(name)
     assert result.tours == 2000 and result.seed == 2026
@@ -37,6 +40,8 @@ def test_committed_table_is_whole_and_matches_the_docs(name, tour, mean, perfect
     assert f"| {tour} | **advisor** | **{mean}** | **{perfect}** |" in page
     assert f"| {tour} | **advisor** | **{mean}** | **{perfect}** |" in README.read_text()
     for kingdom, (visits, _, rate, low, high) in enumerate(result.kingdom_rates(), 1):
-        cell = (f"| {kingdom} ({result.config.target(kingdom)}) | {visits:,} | "
-                f"{100 * rate:.1f}% ({100 * low:.1f}–{100 * high:.1f}%) |")
+        cell = (
+            f"| {kingdom} ({result.config.target(kingdom)}) | {visits:,} | "
+            f"{100 * rate:.1f}% ({100 * low:.1f}–{100 * high:.1f}%) |"
+        )
         assert cell in page, cell

@@ -57,7 +57,9 @@ COMMANDS = {
 
 @pytest.mark.timing
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_a_command_past_its_exact_search_returns_within_its_time_limit(monkeypatch, capsys, command):
+def test_a_command_past_its_exact_search_returns_within_its_time_limit(
+    monkeypatch, capsys, command
+):
     """odds, advise, move --time-limit 1 --json: an estimate (advise: some cells estimated),
     returned within 110% of the limit plus the start-up allowance."""
     args = [*COMMANDS[command], "--time-limit", f"{LIMIT:g}", "--json"]
@@ -86,7 +88,9 @@ def test_a_coach_step_returns_within_its_time_limit(step):
     limit; the move ranking is an estimate."""
     before, during = _first_visit(5, 6)
     assert len(during.visit.jacks) == 4
-    adviser = coach_advice.Adviser(Console(file=io.StringIO(), width=80), time_limit=LIMIT, ascii=True)
+    adviser = coach_advice.Adviser(
+        Console(file=io.StringIO(), width=80), time_limit=LIMIT, ascii=True
+    )
     if step == "kingdom":
         advised, seconds = timed(adviser.kingdom_advice, before.tour, before.hand)
         assert advised.default.isdigit()

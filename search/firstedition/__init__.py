@@ -5,7 +5,16 @@ from __future__ import annotations
 
 # Loaded on first use: these modules import numba, which takes most of a second.
 _KERNEL = {"FastFirstEditionSolver", "kernel_needs_compile"}
-_PLAY = {"advise_first_edition", "FirstEditionAdvice", "FirstEditionPolicy", "net_losses", "rank_first_edition", "RankedAction", "turn_down_choice", "VisitSearch"}
+_PLAY = {
+    "advise_first_edition",
+    "FirstEditionAdvice",
+    "FirstEditionPolicy",
+    "net_losses",
+    "rank_first_edition",
+    "RankedAction",
+    "turn_down_choice",
+    "VisitSearch",
+}
 
 
 def __getattr__(name: str):
@@ -20,15 +29,16 @@ def __getattr__(name: str):
         return getattr(play, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
-    "advise_first_edition",
     "FastFirstEditionSolver",
     "FirstEditionAdvice",
-    "kernel_needs_compile",
     "FirstEditionPolicy",
+    "RankedAction",
+    "VisitSearch",
+    "advise_first_edition",
+    "kernel_needs_compile",
     "net_losses",
     "rank_first_edition",
-    "RankedAction",
     "turn_down_choice",
-    "VisitSearch",
 ]

@@ -301,18 +301,54 @@ def _node(kind, hand, deck, trump, abil, revealed, out, table, vals, meta, deadl
             answer = _index(bit)
             child_hand = hand & ~bit
             won = _wins(revealed, answer, trump)
-            r = _node(as_int(DECIDE), child_hand, deck, trump, abil, as_int(0), out, table, vals, meta, deadline)
+            r = _node(
+                as_int(DECIDE),
+                child_hand,
+                deck,
+                trump,
+                abil,
+                as_int(0),
+                out,
+                table,
+                vals,
+                meta,
+                deadline,
+            )
             if r < 0:
                 return r
             _fold(out, vals[r], won, 0.0, first)
             first = False
             if _count(abil, 0) > 0:  # ♣: this debate counts as won
-                r = _node(as_int(DECIDE), child_hand, deck, trump, abil - 1, as_int(0), out, table, vals, meta, deadline)
+                r = _node(
+                    as_int(DECIDE),
+                    child_hand,
+                    deck,
+                    trump,
+                    abil - 1,
+                    as_int(0),
+                    out,
+                    table,
+                    vals,
+                    meta,
+                    deadline,
+                )
                 if r < 0:
                     return r
                 _fold(out, vals[r], True, 1.0, False)
             if _count(abil, 2) > 0:  # ♥: this debate counts as lost
-                r = _node(as_int(DECIDE), child_hand, deck, trump, abil - (1 << 4), as_int(0), out, table, vals, meta, deadline)
+                r = _node(
+                    as_int(DECIDE),
+                    child_hand,
+                    deck,
+                    trump,
+                    abil - (1 << 4),
+                    as_int(0),
+                    out,
+                    table,
+                    vals,
+                    meta,
+                    deadline,
+                )
                 if r < 0:
                     return r
                 _fold(out, vals[r], False, 1.0, False)
@@ -326,7 +362,19 @@ def _node(kind, hand, deck, trump, abil, revealed, out, table, vals, meta, deadl
         best = np.empty(WIDTH)
         discards = np.empty(45, np.int64)
         for j in range(_pairs(hand, discards)):
-            r = _node(as_int(DECIDE), hand & ~discards[j], deck, trump, abil, as_int(0), out, table, vals, meta, deadline)
+            r = _node(
+                as_int(DECIDE),
+                hand & ~discards[j],
+                deck,
+                trump,
+                abil,
+                as_int(0),
+                out,
+                table,
+                vals,
+                meta,
+                deadline,
+            )
             if r < 0:
                 return r
             _fold(best, vals[r], False, 0.0, j == 0)
@@ -348,8 +396,19 @@ def _node(kind, hand, deck, trump, abil, revealed, out, table, vals, meta, deadl
     reps = np.empty(32, np.int64)
     lengths = np.empty(32, np.int64)
     for j in range(_reveal_runs(hand, deck, reps, lengths)):
-        status = _node(as_int(ANSWER), hand, deck & ~(np.int64(1) << reps[j]), trump, abil, reps[j],
-                       answer_best, table, vals, meta, deadline)
+        status = _node(
+            as_int(ANSWER),
+            hand,
+            deck & ~(np.int64(1) << reps[j]),
+            trump,
+            abil,
+            reps[j],
+            answer_best,
+            table,
+            vals,
+            meta,
+            deadline,
+        )
         if status < 0:
             return status
         for i in range(WIDTH):
@@ -367,7 +426,19 @@ def _node(kind, hand, deck, trump, abil, revealed, out, table, vals, meta, deadl
             if popcount(grown) <= 2:
                 child = vals[0]
             else:
-                r = _node(as_int(AFTER_DRAW), grown, deck & ~draws[j], trump, rest, as_int(0), out, table, vals, meta, deadline)
+                r = _node(
+                    as_int(AFTER_DRAW),
+                    grown,
+                    deck & ~draws[j],
+                    trump,
+                    rest,
+                    as_int(0),
+                    out,
+                    table,
+                    vals,
+                    meta,
+                    deadline,
+                )
                 if r < 0:
                     return r
                 child = vals[r]
@@ -375,11 +446,22 @@ def _node(kind, hand, deck, trump, abil, revealed, out, table, vals, meta, deadl
                 acc[i] += child[i]
         for i in range(WIDTH):
             v = 1.0 + acc[i] / pairs
-            if v < best[i]:
-                best[i] = v
+            best[i] = min(best[i], v)
     # Politics (first edition): spades are trump for the rest of the visit
     if _count(abil, SPADES) > 0 and trump != SPADES:
-        r = _node(as_int(DECIDE), hand, deck, as_int(SPADES), abil - (1 << 6), as_int(0), out, table, vals, meta, deadline)
+        r = _node(
+            as_int(DECIDE),
+            hand,
+            deck,
+            as_int(SPADES),
+            abil - (1 << 6),
+            as_int(0),
+            out,
+            table,
+            vals,
+            meta,
+            deadline,
+        )
         if r < 0:
             return r
         _fold(best, vals[r], False, 1.0, False)
@@ -462,7 +544,10 @@ def _miss(hand, deck, trump, abil, need, table, vals, meta, miss_table, miss_val
     runs = _reveal_runs(hand, deck, reps, lengths)
     for j in range(runs):
         rest_deck = deck & ~(np.int64(1) << reps[j])
-        debate += lengths[j] * _best_answer(hand, rest_deck, trump, abil, reps[j], need, table, vals, meta)[2]
+        debate += (
+            lengths[j]
+            * _best_answer(hand, rest_deck, trump, abil, reps[j], need, table, vals, meta)[2]
+        )
     options[0] = debate / size
     if _count(abil, 1) > 0:
         rest = abil - (1 << 2)
@@ -472,7 +557,9 @@ def _miss(hand, deck, trump, abil, need, table, vals, meta, miss_table, miss_val
             if popcount(grown) <= 2:
                 total += vals[0][k]
             else:
-                total += vals[_known_after_draw(grown, deck & ~draws[j], trump, rest, table, meta), k]
+                total += vals[
+                    _known_after_draw(grown, deck & ~draws[j], trump, rest, table, meta), k
+                ]
         options[1] = 1.0 + total / (size * (size - 1) // 2)
     if _count(abil, SPADES) > 0 and trump != SPADES:
         options[2] = 1.0 + vals[_known(hand, deck, SPADES, abil - (1 << 6), table, meta), k]
@@ -481,11 +568,24 @@ def _miss(hand, deck, trump, abil, need, table, vals, meta, miss_table, miss_val
     if choice == 0:
         for j in range(runs):
             rest_deck = deck & ~(np.int64(1) << reps[j])
-            answer, kind, _ = _best_answer(hand, rest_deck, trump, abil, reps[j], need, table, vals, meta)
+            answer, kind, _ = _best_answer(
+                hand, rest_deck, trump, abil, reps[j], need, table, vals, meta
+            )
             won = kind == 0 or (kind < 0 and _wins(reps[j], answer, trump))
             child_abil = abil if kind < 0 else abil - (1 << (2 * kind))
-            r = _miss(hand & ~(np.int64(1) << answer), rest_deck, trump, child_abil, need - won,
-                      table, vals, meta, miss_table, miss_vals, miss_meta)
+            r = _miss(
+                hand & ~(np.int64(1) << answer),
+                rest_deck,
+                trump,
+                child_abil,
+                need - won,
+                table,
+                vals,
+                meta,
+                miss_table,
+                miss_vals,
+                miss_meta,
+            )
             if r < 0:
                 return r
             part = miss_vals[r]
@@ -501,14 +601,38 @@ def _miss(hand, deck, trump, abil, need, table, vals, meta, miss_table, miss_val
             else:
                 rest_deck = deck & ~draws[j]
                 pair = _best_discard(grown, rest_deck, trump, rest, need, table, vals, meta)
-                r = _miss(grown & ~pair, rest_deck, trump, rest, need, table, vals, meta, miss_table, miss_vals, miss_meta)
+                r = _miss(
+                    grown & ~pair,
+                    rest_deck,
+                    trump,
+                    rest,
+                    need,
+                    table,
+                    vals,
+                    meta,
+                    miss_table,
+                    miss_vals,
+                    miss_meta,
+                )
             if r < 0:
                 return r
             part = miss_vals[r]
             for m in range(WIDTH):
                 acc[m] += part[m] / pairs
     else:
-        r = _miss(hand, deck, as_int(SPADES), abil - (1 << 6), need, table, vals, meta, miss_table, miss_vals, miss_meta)
+        r = _miss(
+            hand,
+            deck,
+            as_int(SPADES),
+            abil - (1 << 6),
+            need,
+            table,
+            vals,
+            meta,
+            miss_table,
+            miss_vals,
+            miss_meta,
+        )
         if r < 0:
             return r
         acc[:] = miss_vals[r]
@@ -543,7 +667,19 @@ class FastFirstEditionSolver(FirstEditionSolver):
         memo = self._values
         with kernel_running():
             while True:
-                row = _node(DECIDE, hand, deck, trump, _pack(abil), 0, self._scratch, memo.table, memo.vals, memo.meta, deadline)
+                row = _node(
+                    DECIDE,
+                    hand,
+                    deck,
+                    trump,
+                    _pack(abil),
+                    0,
+                    self._scratch,
+                    memo.table,
+                    memo.vals,
+                    memo.meta,
+                    deadline,
+                )
                 if row != GROW:
                     break
                 memo.grow()
@@ -567,8 +703,19 @@ class FastFirstEditionSolver(FirstEditionSolver):
         self.value(hand, deck, trump, abil)
         values, misses = self._values, self._misses
         while True:
-            row = _miss(hand, deck, trump, _pack(abil), need, values.table, values.vals, values.meta,
-                        misses.table, misses.vals, misses.meta)
+            row = _miss(
+                hand,
+                deck,
+                trump,
+                _pack(abil),
+                need,
+                values.table,
+                values.vals,
+                values.meta,
+                misses.table,
+                misses.vals,
+                misses.meta,
+            )
             if row != GROW:
                 break
             misses.grow()

@@ -59,7 +59,9 @@ class RankedAction:
     then: Answer | None = None  # for ♣/♥ on a waiting card: the answer to play with it
 
 
-def rank_actions(solver: FastFirstEditionSolver, visit: VisitState, commerce: bool = True) -> list[RankedAction]:
+def rank_actions(
+    solver: FastFirstEditionSolver, visit: VisitState, commerce: bool = True
+) -> list[RankedAction]:
     """Every legal action at ``visit``'s decision, cheapest first (ties keep the order
     debate, ♦, ♠; answers low to high, each alone before ♣ and ♥)."""
     hand, deck, trump = visit.hand.mask, visit.deck.mask, int(visit.trump)
@@ -72,7 +74,9 @@ def rank_actions(solver: FastFirstEditionSolver, visit: VisitState, commerce: bo
                 child = solver.value(hand & ~card.bit, deck, trump, abil)
                 ranked.append(RankedAction(Answer(card), shift_wins(child, visit.verdict)[index]))
         else:
-            for (kind, answer), vector in solver.answers(hand, deck, trump, abil, visit.waiting.bit):
+            for (kind, answer), vector in solver.answers(
+                hand, deck, trump, abil, visit.waiting.bit
+            ):
                 card = CARDS[answer.bit_length() - 1]
                 if kind == "answer":
                     ranked.append(RankedAction(Answer(card), vector[index]))
@@ -115,16 +119,18 @@ class KingdomCost:
         return self.cost - self.chance + later * self.ending(reputation)
 
 
-def kingdom_cost(solver: FastFirstEditionSolver, tour: TourState, hand: CardSet, position: int,
-                 abil: tuple) -> KingdomCost:
+def kingdom_cost(
+    solver: FastFirstEditionSolver, tour: TourState, hand: CardSet, position: int, abil: tuple
+) -> KingdomCost:
     """Visiting kingdom ``position`` with ``hand`` and abilities ``abil``."""
     trump = int(tour.rulers[position - 1].suit)
     result = solver.solve(hand.mask, trump, abil, tour.config.target(position))
     return KingdomCost(position, result.cost, result.chance, result.miss)
 
 
-def kingdom_costs(solver: FastFirstEditionSolver, tour: TourState, hand: CardSet,
-                  commerce: bool = True) -> dict[int, KingdomCost]:
+def kingdom_costs(
+    solver: FastFirstEditionSolver, tour: TourState, hand: CardSet, commerce: bool = True
+) -> dict[int, KingdomCost]:
     """Each unvisited kingdom's expected cost with ``hand`` and the tour's face-up cards."""
     abil = ability_counts(tour.jacks, tour.unused_supporters, commerce)
     return {p: kingdom_cost(solver, tour, hand, p, abil) for p in tour.unvisited}
@@ -157,7 +163,9 @@ class FirstEditionAdvice:
         return all(k.commerce for k in self.kingdoms.values())
 
 
-def advise_first_edition(tour: TourState, hand: CardSet, time_limit: float | None = 5.0) -> FirstEditionAdvice:
+def advise_first_edition(
+    tour: TourState, hand: CardSet, time_limit: float | None = 5.0
+) -> FirstEditionAdvice:
     """Each unvisited kingdom's expected cost, chance and misses; the least net loss first.
 
     Every kingdom is solved without Commerce first (milliseconds); then, while the time limit
@@ -192,8 +200,9 @@ class VisitSearch:
         self.plain = FastFirstEditionSolver()
 
 
-def rank_first_edition(visit: VisitState, time_limit: float | None = 5.0,
-                       search: VisitSearch | None = None) -> tuple[list[RankedAction], bool]:
+def rank_first_edition(
+    visit: VisitState, time_limit: float | None = 5.0, search: VisitSearch | None = None
+) -> tuple[list[RankedAction], bool]:
     """Every legal action ranked by expected cost, and whether ♦ was searched: with a
     face-up ♦ the search tries it within ``time_limit`` and ranks without it past that
     (the costs are then upper bounds, and Commerce itself is not listed). ``search`` carries
@@ -226,7 +235,9 @@ class FirstEditionPolicy:
         best = rank_actions(self.solver, visit, commerce=False)[0]
         return best.action
 
-    def choose_turn_down(self, tour: TourState, visit: VisitState, choices: list, rng: Stream) -> tuple:
+    def choose_turn_down(
+        self, tour: TourState, visit: VisitState, choices: list, rng: Stream
+    ) -> tuple:
         return turn_down_choice(visit, choices)
 
 

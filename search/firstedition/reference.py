@@ -95,7 +95,11 @@ class FirstEditionSolver:
         known = self.memo.get(key)
         if known is not None:
             return known
-        if self.deadline is not None and len(self.memo) % 64 == 0 and time.perf_counter() > self.deadline:
+        if (
+            self.deadline is not None
+            and len(self.memo) % 64 == 0
+            and time.perf_counter() > self.deadline
+        ):
             raise TimeLimitExceeded
         best = None
         for _, value in self.options(hand, deck, trump, abil):
@@ -142,7 +146,9 @@ class FirstEditionSolver:
         for answer in bits_of(legal):
             child_hand = hand & ~answer
             won = _wins(revealed, answer, trump)
-            result.append((("answer", answer), shift_wins(self.value(child_hand, deck, trump, abil), won)))
+            result.append(
+                (("answer", answer), shift_wins(self.value(child_hand, deck, trump, abil), won))
+            )
             for ability, forced in ((CLUBS, True), (HEARTS, False)):
                 if abil[ability]:
                     child = self.value(child_hand, deck, trump, _less(abil, ability))
@@ -183,8 +189,12 @@ class FirstEditionSolver:
                 answers = self.answers(hand, rest, trump, abil, revealed)
                 (kind, answer), _ = _first_best(answers, need)
                 won = kind == "C" or (kind == "answer" and _wins(revealed, answer, trump))
-                child_abil = _less(abil, CLUBS if kind == "C" else HEARTS) if kind in ("C", "H") else abil
-                _add(total, self._miss(hand & ~answer, rest, trump, child_abil, need - won), 1 / size)
+                child_abil = (
+                    _less(abil, CLUBS if kind == "C" else HEARTS) if kind in ("C", "H") else abil
+                )
+                _add(
+                    total, self._miss(hand & ~answer, rest, trump, child_abil, need - won), 1 / size
+                )
         elif label[0] == "S":
             _add(total, self._miss(hand, deck, SPADES, _less(abil, SPADES), need), 1.0)
         else:
@@ -196,9 +206,16 @@ class FirstEditionSolver:
                 if grown.bit_count() <= 2:
                     _add(total, [0.0] * abs(need) + [1.0], ways / count)
                     continue
-                discards = [(p, self.value(grown & ~p, deck & ~drawn, trump, rest_abil)) for p in _pairs(grown)]
+                discards = [
+                    (p, self.value(grown & ~p, deck & ~drawn, trump, rest_abil))
+                    for p in _pairs(grown)
+                ]
                 pair, _ = _first_best(discards, need)
-                _add(total, self._miss(grown & ~pair, deck & ~drawn, trump, rest_abil, need), ways / count)
+                _add(
+                    total,
+                    self._miss(grown & ~pair, deck & ~drawn, trump, rest_abil, need),
+                    ways / count,
+                )
         self.miss_memo[key] = total
         return total
 

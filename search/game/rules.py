@@ -22,7 +22,6 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from itertools import combinations
-from typing import Union
 
 from .cards import Card, CardSet, Ruler, Suit
 
@@ -91,7 +90,7 @@ class Discard:
         return f"discard {self.cards.ascii()}"
 
 
-Action = Union[Debate, Answer, UseAbility, Discard]
+Action = Debate | Answer | UseAbility | Discard
 
 
 # --- state -------------------------------------------------------------------
@@ -319,9 +318,7 @@ def _refill(state: VisitState) -> VisitState:
     """R1: a card is needed and the deck is empty, so the discard pile becomes the deck."""
     if state.deck or not state.discard:
         return state
-    return replace(
-        state, deck=state.discard, discard=CardSet(), reshuffles=state.reshuffles + 1
-    )
+    return replace(state, deck=state.discard, discard=CardSet(), reshuffles=state.reshuffles + 1)
 
 
 def _after_player_step(state: VisitState) -> VisitState:
@@ -425,7 +422,9 @@ def apply_chance_unchecked(state: VisitState, card: Card) -> VisitState:
     deck = state.deck.remove(card)
     if state.phase is Phase.REVEAL:
         return replace(state, deck=deck, waiting=card, phase=Phase.ANSWER)
-    state = replace(state, deck=deck, hand=state.hand.add(card), pending_draws=state.pending_draws - 1)
+    state = replace(
+        state, deck=deck, hand=state.hand.add(card), pending_draws=state.pending_draws - 1
+    )
     return _continue_draws(state)
 
 
@@ -476,7 +475,10 @@ def _why_illegal(state: VisitState, action: Action) -> str:
         return f"no unused Jack or supporter gives {action.suit.ability}"
     if action.source is not None and action.source not in state.supporters:
         return f"{action.source.ascii()} is not an unused supporter"
-    if action.suit is Suit.SPADES and action.target is not None:
-        if action.target not in politics_targets(state):
-            return f"Politics cannot swap with kingdom {action.target}"
+    if (
+        action.suit is Suit.SPADES
+        and action.target is not None
+        and action.target not in politics_targets(state)
+    ):
+        return f"Politics cannot swap with kingdom {action.target}"
     return f"{action.suit.ability} would do nothing now (allowed only with the published rules, R4)"

@@ -68,7 +68,9 @@ class TourState:
     supporters: tuple[Supporter, ...] = ()
     visits: int = 0
     failed: bool = False
-    jacks: frozenset[Suit] = frozenset(Suit)  # face up; only the first edition turns them down for good (R5)
+    jacks: frozenset[Suit] = frozenset(
+        Suit
+    )  # face up; only the first edition turns them down for good (R5)
 
     @property
     def visited(self) -> frozenset[int]:
@@ -109,7 +111,9 @@ class TourState:
         return len(self.jacks) + len(self.unused_supporters)
 
 
-def new_tour(rulers: tuple[Ruler, ...] | list[Ruler], config: TourConfig = TourConfig()) -> TourState:
+def new_tour(
+    rulers: tuple[Ruler, ...] | list[Ruler], config: TourConfig = TourConfig()
+) -> TourState:
     """A tour with ``rulers`` on positions 1..n, left to right; checked."""
     rulers = tuple(rulers)
     if len(rulers) != config.kingdoms:
@@ -296,5 +300,10 @@ def tour_between_visits(
             )
     supporters = tuple(Supporter(r, used=r in used) for r in won)
     visits = config.kingdoms - len(lying)
-    return TourState(config=config, rulers=layout, supporters=supporters, visits=visits,
-                     jacks=jacks if config.first_edition else frozenset(Suit))
+    return TourState(
+        config=config,
+        rulers=layout,
+        supporters=supporters,
+        visits=visits,
+        jacks=jacks if config.first_edition else frozenset(Suit),
+    )

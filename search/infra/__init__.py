@@ -50,6 +50,7 @@ def __getattr__(name: str):
         return getattr(recycle, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
     "POOL",
     "ArrayPool",

@@ -54,7 +54,10 @@ class ArrayPool:
         oldest held arrays to make room under the pool's share of the cap."""
         if array.nbytes < SMALLEST or not array.flags.owndata:
             return
-        room = min(int(self.share * budget.memory_limit()), budget.memory_limit() - budget.reserved_memory())
+        room = min(
+            int(self.share * budget.memory_limit()),
+            budget.memory_limit() - budget.reserved_memory(),
+        )
         if array.nbytes > room:
             return
         with self._lock:
@@ -75,6 +78,7 @@ def _allocate(shape: tuple[int, ...], dtype, fill, pool: ArrayPool) -> np.ndarra
     arrays are let go and it is asked once more, then the search stops as it would at the
     cap (:class:`~search.infra.budget.MemoryLimitExceeded`): its caller gives the same
     bounded answer."""
+
     def make() -> np.ndarray:
         return np.zeros(shape, dtype) if fill == 0 else np.full(shape, fill, dtype)
 

@@ -16,13 +16,13 @@ from .runner import (
 )
 
 __all__ = [
-    "chunk_counts",
     "DEFAULT_CHUNK_SIZE",
+    "SUMMARY",
     "MissingExtraError",
+    "SweepError",
+    "SweepSpec",
+    "chunk_counts",
     "open_executor",
     "read_summary",
     "run_sweep",
-    "SUMMARY",
-    "SweepError",
-    "SweepSpec",
 ]

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .chunks import read_chunk
 from .handclasses import permute_masks, role_preserving_permutations
-from .runner import SweepError, read_chunk
+from .runner import SweepError
 
 SWEEP_TRUMP = 3  # the sweep solves every class with trump ♠
 
@@ -28,7 +29,9 @@ def canonical_masks(masks: np.ndarray, trump: int) -> np.ndarray:
         swap = list(range(4))
         swap[trump], swap[SWEEP_TRUMP] = SWEEP_TRUMP, trump
         masks = permute_masks(masks, tuple(swap))
-    images = np.stack([permute_masks(masks, perm) for perm in role_preserving_permutations(SWEEP_TRUMP)])
+    images = np.stack(
+        [permute_masks(masks, perm) for perm in role_preserving_permutations(SWEEP_TRUMP)]
+    )
     return images.min(axis=0)
 
 
@@ -38,7 +41,9 @@ class SweepLookup:
     def __init__(self, folder: Path) -> None:
         paths = sorted(Path(folder).glob("chunk-*.npz"))
         if not paths:
-            raise SweepError(f"{folder}: no sweep chunks (run: emissary sweep --abilities none --out {folder})")
+            raise SweepError(
+                f"{folder}: no sweep chunks (run: emissary sweep --abilities none --out {folder})"
+            )
         masks, chances = [], []
         for path in paths:
             columns = read_chunk(path)
@@ -51,7 +56,9 @@ class SweepLookup:
         self.masks = np.concatenate(masks)[order]
         self.chances_by_class = np.concatenate(chances)[order]
         if len(np.unique(self.masks)) != len(self.masks):
-            raise SweepError(f"{folder}: a class appears twice; the chunks come from different sweeps")
+            raise SweepError(
+                f"{folder}: a class appears twice; the chunks come from different sweeps"
+            )
 
     def chances(self, masks: np.ndarray, trump: int) -> np.ndarray:
         """Array ``[hand, target index]`` of exact chances (targets as in :attr:`targets`)."""
@@ -61,6 +68,3 @@ class SweepLookup:
         if not (self.masks[rows] == classes).all():
             raise SweepError("the sweep lacks some hand classes: it is not finished (use --resume)")
         return self.chances_by_class[rows]
-
-
-

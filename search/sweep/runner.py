@@ -65,11 +65,11 @@ from ..infra import (
     UnreadableFileError,
     leftover_temp_files,
     process_pool,
-    read_arrays,
     read_json,
 )
 from ..infra import write_atomically as write_whole_file
 from ..visit import BudgetExceeded, make_solver
+from .chunks import read_chunk
 from .handclasses import HAND_SIZE, canonical_hands, random_hand, role_preserving_permutations
 from .summary import summarise
 
@@ -344,26 +344,7 @@ def write_chunk(out: Path, plan: Plan, result: ChunkResult, targets: tuple[int, 
     write_atomically(chunk_path(out, result.index), lambda stream: np.savez(stream, **columns))
 
 
-CHUNK_COLUMNS = {  # each column's dtype kind and dimensions
-    "mask": ("u", 1), "trump": ("u", 1), "weight": ("i", 1), "sample": ("i", 1),
-    "chance": ("f", 2), "capped": ("b", 1), "targets": ("i", 1), "chunk": ("i", 0),
-    "seconds": ("f", 0),
-}
-MAX_CHUNK_BYTES = 1 << 30  # a chunk of 20,000 rows takes about 2 MB
 MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH = 1 << 20, 4
-
-
-def read_chunk(path: Path) -> dict[str, np.ndarray]:
-    """The columns of a chunk file, each of its type (:data:`CHUNK_COLUMNS`), every row in
-    each; :class:`~search.infra.UnreadableFileError` naming the file if it is damaged."""
-    columns = read_arrays(path, "sweep chunk", MAX_CHUNK_BYTES, CHUNK_COLUMNS)
-    rows = len(columns["mask"])
-    lengths = {name: len(columns[name]) for name in ("trump", "weight", "sample", "chance", "capped")}
-    if any(length != rows for length in lengths.values()):
-        raise UnreadableFileError(f"{path}: damaged sweep chunk (columns of unequal length)")
-    if columns["chance"].shape[1] != len(columns["targets"]):
-        raise UnreadableFileError(f"{path}: damaged sweep chunk (a chance for each target)")
-    return columns
 
 
 def chunk_damage(out: Path, plan: Plan, index: int, targets: tuple[int, ...]) -> str | None:
@@ -405,8 +386,13 @@ def load_rows(out: Path, plan: Plan) -> dict[str, np.ndarray]:
 
 
 def _manifest(spec: SweepSpec, plan: Plan) -> dict:
-    return {"scheme": SCHEME, "parameters": spec.parameters(), "rows": len(plan),
-            "chunks": plan.chunk_count, "plan_sha256": plan.digest()}
+    return {
+        "scheme": SCHEME,
+        "parameters": spec.parameters(),
+        "rows": len(plan),
+        "chunks": plan.chunk_count,
+        "plan_sha256": plan.digest(),
+    }
 
 
 def prepare_directory(

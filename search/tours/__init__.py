@@ -30,28 +30,29 @@ def __getattr__(name: str):
         return getattr(import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
-    "advise_visit",
+    "COLUMNS",
+    "FIRST_EDITION_POLICIES",
+    "POLICIES",
     "AmbiguousPilesError",
-    "analyse_deal",
     "BatchError",
     "BatchInterrupted",
     "Chance",
-    "COLUMNS",
     "DealAnalysis",
-    "FIRST_EDITION_POLICIES",
-    "free_first",
-    "make_policy",
     "Move",
     "MoveAdvice",
+    "SimulationResult",
+    "VisitAdvice",
+    "advise_visit",
+    "analyse_deal",
+    "free_first",
+    "make_policy",
     "place_seen",
-    "POLICIES",
     "rank_moves",
     "run_batch",
     "score_best_action",
-    "SimulationResult",
     "visit_abilities",
     "visit_position",
     "visit_stake",
-    "VisitAdvice",
 ]

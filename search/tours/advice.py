@@ -21,35 +21,20 @@ Mid-visit ranking is :mod:`search.tours.moves`.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..game import CardSet, Ruler, Suit, TourState
-from ..infra import process_pool
 from ..visit import (
     LOOKUPS_PER_SECOND,
-    BudgetExceeded,
     InvalidPositionError,
     KingdomResult,
-    KingdomSolver,
-    LookaheadPolicy,
-    Option,
     Position,
-    estimate_kingdom,
-    forget_solver,
-    legal_discards_of,
     make_position,
-    make_solver,
-    option_of_label,
-    remember_roots,
-    root_state,
-    scratch_of,
-    solve_roots,
-    swap_state,
     warm_up,
 )
+from .estimates import estimate_all, sharing_root_solvers
 from .exact_cells import Progress, solve_cells
 from .planning import TourValue, advisor_planner
 
@@ -92,9 +77,6 @@ FORCED_SECONDS = 0.5
 """The most seconds :func:`rank_moves` spends on a position with one legal answer: nothing
 to rank, so it answers at once with what it learns of the chance in that time (issue 38)."""
 
-ESTIMATE_WORKERS = 2
-"""Processes that share advise_visit's estimates (no more than the machine's cores)."""
-
 
 @dataclass(frozen=True)
 class Chance:
@@ -119,8 +101,14 @@ class Chance:
     @classmethod
     def of(cls, result: KingdomResult) -> Chance:
         """The chance a solve reports."""
-        return cls(result.chance, result.estimate, result.interval, result.playouts,
-                   floor=result.bound, policy=result.policy)
+        return cls(
+            result.chance,
+            result.estimate,
+            result.interval,
+            result.playouts,
+            floor=result.bound,
+            policy=result.policy,
+        )
 
 
 @dataclass(frozen=True)
@@ -156,7 +144,9 @@ class VisitAdvice:
     estimates: int  # Monte Carlo estimates run
     seconds: float
     clock_cuts: int = 0  # searches and estimates the clock stopped before their work was done
-    estimate_cuts: int = 0  # of clock_cuts, the estimates (the rest: exact solves, not counted in solves)
+    estimate_cuts: int = (
+        0  # of clock_cuts, the estimates (the rest: exact solves, not counted in solves)
+    )
     too_close: tuple[int, ...] = ()  # kingdoms the open cells leave able to pass the recommended
     time_limit: float | None = None  # the budget the table had (None: exact)
 
@@ -242,17 +232,16 @@ def advise_visit(
         seconds = max(0.0, started + clock - time.perf_counter())
     # The ♦♥♠ memos (finished or not, every entry is exact) start the lookahead policy of the
     # estimates with the same trump and pool: forked workers inherit them.
-    _ROOT_SOLVERS.clear()
-    for cell in cells:
-        if cell[0] == "DHS" and solves[keys[cell]].solver is not None:
-            trump, _, pool = keys[cell]
-            _ROOT_SOLVERS[trump, pool] = solves[keys[cell]].solver
+    roots = {
+        (keys[cell][0], keys[cell][2]): solves[keys[cell]].solver
+        for cell in cells
+        if cell[0] == "DHS" and solves[keys[cell]].solver is not None
+    }
     nominal = None if time_limit is None else (1 - EXACT_SHARE) * time_limit
-    try:
-        estimated = estimate_all([states[group[0]] for group in queries.values()], seconds,
-                                 fixed_work=nominal)
-    finally:
-        _ROOT_SOLVERS.clear()
+    with sharing_root_solvers(roots):
+        estimated = estimate_all(
+            [states[group[0]] for group in queries.values()], seconds, fixed_work=nominal
+        )
     for group, result in zip(queries.values(), estimated):
         for cell in group:
             found[cell] = result
@@ -265,8 +254,9 @@ def advise_visit(
         planning_end = entered + PLANNING_SLACK * time_limit / (1 - MARGIN)
         if deadline is not None:
             planning_end = min(planning_end, deadline + (PLANNING_SLACK - 1) * time_limit)
-    values = planner.after_choice(tour, hand, {p: _planning_chance(found, p) for p in positions},
-                                  deadline=planning_end)
+    values = planner.after_choice(
+        tour, hand, {p: _planning_chance(found, p) for p in positions}, deadline=planning_end
+    )
     planning_cut = int(planning_end is not None and time.perf_counter() >= planning_end)
     kingdoms = tuple(
         KingdomAdvice(
@@ -297,17 +287,27 @@ def advise_visit(
     )
 
 
-def could_pass(planner, tour: TourState, hand: CardSet, found: dict, kingdoms, best,
-               deadline: float | None = None) -> tuple[int, ...]:
+def could_pass(
+    planner,
+    tour: TourState,
+    hand: CardSet,
+    found: dict,
+    kingdoms,
+    best,
+    deadline: float | None = None,
+) -> tuple[int, ...]:
     """The kingdoms whose tour value could pass ``best``'s once the cells the budget left to
     estimates are solved (issue 38: a recommendation must not flip with the budget
     unannounced). A kingdom's planning chance errs low where a planning cell is not exact
     (:func:`_planning_chance` leaves it out); each such cell is raised to the top of what the
     table knows of it (:func:`_cell_top`) and the kingdom's tour value compared with
     ``best``'s, which can only rise as its own cells are solved."""
+
     def unsolved(position: int) -> bool:
-        return any((c, position) not in found or _cell_chance(found[c, position]).estimate
-                   for c in PLANNING_COLUMNS)
+        return any(
+            (c, position) not in found or _cell_chance(found[c, position]).estimate
+            for c in PLANNING_COLUMNS
+        )
 
     open_positions = [k.position for k in kingdoms if k is not best and unsolved(k.position)]
     if not open_positions:
@@ -316,8 +316,9 @@ def could_pass(planner, tour: TourState, hand: CardSet, found: dict, kingdoms, b
     for position in open_positions:
         known[position] = max(_cell_top(found, c, position) for c in PLANNING_COLUMNS)
     values = planner.after_choice(tour, hand, known, deadline=deadline)
-    return tuple(p for p in open_positions
-                 if values[p][1].value > best.tour_value.value + LEVEL_VALUE)
+    return tuple(
+        p for p in open_positions if values[p][1].value > best.tour_value.value + LEVEL_VALUE
+    )
 
 
 def _cell_top(found: dict, column: str, position: int) -> float:
@@ -369,144 +370,6 @@ def _solve_key(position: Position) -> tuple:
     return (position.trump, abilities.counts, pool)
 
 
-def estimate_all(
-    positions: list[Position],
-    seconds: float | None,
-    forced: list | None = None,
-    fixed_work: float | None = None,
-    first: list[int] | None = None,
-) -> list[KingdomResult]:
-    """Monte Carlo estimates of ``positions`` sharing ``seconds`` of wall time (None: about
-    a second each), on a process pool of up to
-    :data:`ESTIMATE_WORKERS` workers; ``forced`` gives each estimate's first decision (see
-    :func:`search.visit.estimate.play_policy`). With ``fixed_work`` (the estimates' nominal
-    seconds, shared alike) the work of each is fixed and ``seconds`` only a backstop (see
-    :func:`search.visit.estimate.estimate_kingdom`)."""
-    if not positions:
-        return []
-    count = len(positions)
-    workers = min(ESTIMATE_WORKERS, os.cpu_count() or 1, count)
-    rounds = -(-count // workers)  # each worker's share of the estimates
-    nominal = None if fixed_work is None else fixed_work / rounds
-    args = ([None if seconds is None else seconds / rounds] * count, forced or [None] * count,
-            [nominal] * count, first or [0] * count)
-    if workers == 1:
-        return list(map(_estimate, positions, *args))
-    with process_pool(workers, "fork") as pool:  # workers inherit the loaded kernel
-        if fixed_work is None:
-            return list(pool.map(_estimate, positions, *args))
-        # Fixed work: worker w takes estimates w, w + workers, ... in order, so that what its
-        # shared memo holds when each starts (and so where a work limit stops) is always the same.
-        rows = list(zip(positions, *args))
-        parts = list(pool.map(_estimate_each, [rows[w::workers] for w in range(workers)]))
-        results: list = [None] * count
-        for w, part in enumerate(parts):
-            results[w::workers] = part
-        return results
-
-
-BORROW = 2.0
-"""How many fair shares of a worker's time left one fixed-work estimate may run into before
-the clock stops it (see :func:`_estimate_each`)."""
-
-
-def _estimate_each(rows: list[tuple]) -> list[KingdomResult]:
-    """:func:`_estimate` of each row, in order, in one process. The rows' seconds are pooled:
-    each estimate's backstop is up to :data:`BORROW` fair shares of what is left of the
-    pool, so an estimate slower than its nominal work borrows the time a quicker one left
-    (the work, not the clock, decides on a machine near the nominal rates)."""
-    if any(row[1] is None for row in rows):
-        return [_estimate(*row) for row in rows]
-    end = time.perf_counter() + sum(row[1] for row in rows)
-    results = []
-    for index, (position, _, *rest) in enumerate(rows):
-        left = max(0.0, end - time.perf_counter())
-        results.append(_estimate(position, min(left, BORROW * left / (len(rows) - index)), *rest))
-    return results
-
-
-def _estimate_discards(position: Position, seconds: float | None,
-                       fixed_work: float | None = None) -> list[tuple[Option, KingdomResult]]:
-    """Commerce's discards (R3) each estimated as the position it leaves, sharing ``seconds``;
-    a discard that empties the hand ends the visit, and its chance is exact."""
-    options, positions = [], []
-    for pair in legal_discards_of(position.hand):
-        options.append(Option("discard", cards=pair))
-        positions.append(
-            replace(position, hand=position.hand - pair, discard=position.discard | pair, discarding=False)
-        )
-    playable = [p for p in positions if p.hand]
-    estimates = iter(estimate_all(playable, seconds, fixed_work=fixed_work))
-    results = []
-    for option, after in zip(options, positions):
-        if after.hand:
-            results.append((option, next(estimates)))
-        else:
-            hit = float(after.need == 0)
-            results.append((option, KingdomResult(hit, None, (), option, ((option, hit),), (1.0,), 0, 0.0)))
-    return results
-
-
-def _estimate(position: Position, seconds: float | None, forced: tuple | None,
-              fixed_work: float | None = None, first: int = 0) -> KingdomResult:
-    abilities = position.abilities
-    pool = abilities.pool if abilities.counts[Suit.SPADES] else ()
-    solver = _ROOT_SOLVERS.get((position.trump, pool)) or _shared_solver()
-    return estimate_kingdom(
-        position, seconds=seconds, started=time.perf_counter(), forced=forced,
-        solver=solver, fixed_work=fixed_work, first=first,
-    )
-
-
-_ROOT_SOLVERS: dict[tuple, KingdomSolver] = {}
-"""advise_visit's ♦♥♠ solvers by (trump, pool), while its estimates run (see there)."""
-
-
-def solve_shared_roots(position: Position, seconds: float, work: int | None = None) -> tuple[float, bool]:
-    """Solve the lookahead policy's restrictions of ``position`` (not a pending discard) on
-    this process's shared solver within ``seconds``, so that the estimates that follow (in
-    this process or forked from it) start from them; returns the best one's exact chance, a
-    proven lower bound on the position's chance, and whether the clock stopped a solve before
-    ``work`` (kernel lookups, if given) was done."""
-    state = root_state(position)
-    waiting = position.waiting.index if position.waiting is not None else None
-    solver = _shared_solver()
-    if solver.state_count() > SHARED_STATES:  # a new ranking: forget the earlier ones'
-        forget_solver(solver)
-    cuts: list = []
-    deadline = time.perf_counter() + seconds
-    roots = solve_roots(solver, state, waiting, deadline, work=work, cuts=cuts)
-    remember_roots(solver, state, waiting, roots)  # the estimates forked next do not retry them
-    policy = LookaheadPolicy(solver, roots, scratch=scratch_of(solver))
-    for one in (solver, policy.scratch):  # ♥♠ on a big hand is not instant: within the time too
-        one.deadline = deadline
-    try:
-        bound = float(policy.base(state, position.need, waiting)[1])
-        if waiting is None:  # ♥♠ after each option, for the estimates to inherit
-            policy.scratch.option_worths(position.need, *swap_state(state))
-        return bound, bool(cuts)
-    except BudgetExceeded:
-        return 0.0, True
-    finally:
-        for one in (solver, policy.scratch):
-            one.deadline = None
-
-
-_SHARED: list[KingdomSolver] = []
-SHARED_STATES = 2_000_000
-"""The most states the shared solver carries from earlier rankings into a new one (about
-250 MB). Past it the memo starts afresh: kept, it would soon double, and a doubling near
-a gigabyte took 1.3 s of a 2 s coach step (issue 15) and left the coach at 1.25 GB."""
-
-
-def _shared_solver() -> KingdomSolver:
-    """One solver per process for the estimates' exact sub-solves: its memo is a function of
-    the state alone, so estimates of related positions (discards, options) share it."""
-    if not _SHARED:
-        _SHARED.append(make_solver())
-    return _SHARED[0]
-
-
 def _cell_chance(value: KingdomResult | float) -> Chance:
     return Chance.of(value) if isinstance(value, KingdomResult) else Chance(value)
 
@@ -551,30 +414,3 @@ def _says_little(cell: Chance) -> bool:
     if cell.interval is None:
         return False
     return cell.playouts < MIN_PLAYOUTS or cell.interval[1] - cell.interval[0] > WIDEST_SHOWN
-
-
-def estimate_options(position: Position, seconds: float | None, fixed_work: float | None = None,
-                     chosen: list[Option] | None = None,
-                     first: list[int] | None = None) -> list[tuple[Option, KingdomResult]]:
-    """Every option open at ``position`` (not a pending discard) with a Monte Carlo estimate of
-    its chance: the fallback policy after that first decision, each option given an equal
-    share of ``seconds``. Playout i of every
-    option sees the same deck order (common random numbers); options that draw cards play
-    slower, so they get fewer playouts and wider intervals. ``fixed_work``: as for
-    :func:`estimate_all`. ``chosen``: only these options (not discards), in that order, their
-    playouts numbered from ``first`` (to continue earlier estimates of them)."""
-    if position.discarding:
-        return _estimate_discards(position, seconds, fixed_work)
-    hand, deck, disc, trump, abil, pool = root_state(position)
-    labelled: list[tuple[Option, tuple]] = []
-    if position.waiting is not None:
-        for card in position.hand.of_suit(position.waiting.suit) or position.hand:
-            labelled.append((Option("answer", card=card), ("answer", card.index)))
-    else:
-        for label in make_solver().option_labels(hand, deck, disc, trump, abil, pool):
-            labelled.append((option_of_label(label), label))
-    if chosen is not None:
-        labelled = [next(pair for pair in labelled if pair[0] == option) for option in chosen]
-    positions, labels = [position] * len(labelled), [label for _, label in labelled]
-    results = estimate_all(positions, seconds, labels, fixed_work, first)
-    return [(option, result) for (option, _), result in zip(labelled, results)]

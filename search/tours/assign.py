@@ -236,9 +236,8 @@ def _candidate_plays(
     def allowed(play: Play, chance: float) -> bool:
         if chance == 0.0 or play.hand >= visits:
             return False
-        if play.option.supporters and (objective == "perfect" or play.hand == 0):
-            return False  # the first hand has no supporter won in the plan
-        return True
+        # the first hand has no supporter won in the plan
+        return not (play.option.supporters and (objective == "perfect" or play.hand == 0))
 
     # Sorted, so that the model, and with it the solve, does not depend on the dict's order.
     return sorted(
@@ -280,11 +279,7 @@ def _build(
     positions = sorted(layout)
     rulers = sorted(layout.values(), key=Ruler.ascii)
     at = [
-        {
-            (q, r): model.new_bool_var(f"at_{t}_{q}_{r.ascii()}")
-            for q in positions
-            for r in rulers
-        }
+        {(q, r): model.new_bool_var(f"at_{t}_{q}_{r.ascii()}") for q in positions for r in rulers}
         for t in range(visits + 1)
     ]
     plays = [
@@ -417,4 +412,3 @@ def _ruler_at(
     solver: cp_model.CpSolver, layout: dict[tuple[int, Ruler], cp_model.IntVar], position: int
 ) -> Ruler:
     return next(r for (q, r), var in layout.items() if q == position and solver.boolean_value(var))
-

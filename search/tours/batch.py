@@ -45,8 +45,9 @@ class BatchInterrupted(KeyboardInterrupt):
         self.saved, self.total = saved, total
 
 
-def play_chunk(policy: str, config: TourConfig, seed: int, start: int,
-               stop: int) -> tuple[list[int], list[str]]:
+def play_chunk(
+    policy: str, config: TourConfig, seed: int, start: int, stop: int
+) -> tuple[list[int], list[str]]:
     """Scores of tours ``start .. stop - 1`` of the batch ``seed`` played by ``policy``, and
     each tour's visits in order, as the checkpoint saves them (``"3+5-"``)."""
     player = make_policy(policy, config.first_edition)
@@ -54,10 +55,15 @@ def play_chunk(policy: str, config: TourConfig, seed: int, start: int,
     for index in range(start, stop):
         deal = Deal(derive_seed(seed, index), config)
         visited, hits, chances = [], [], []
-        scores.append(play_tour(deal, player, Stream(seed, "policy", index), visited, hits, chances).score)
-        visits.append("".join(
-            f"{position}{'+' if hit else '-'}{'' if chance is None else f'{chance:.4f}'}"
-            for position, hit, chance in zip(visited, hits, chances)))
+        scores.append(
+            play_tour(deal, player, Stream(seed, "policy", index), visited, hits, chances).score
+        )
+        visits.append(
+            "".join(
+                f"{position}{'+' if hit else '-'}{'' if chance is None else f'{chance:.4f}'}"
+                for position, hit, chance in zip(visited, hits, chances)
+            )
+        )
     return scores, visits
 
 
@@ -78,9 +84,15 @@ def run_batch(
     """
     for name in policies:
         make_policy(name, config.first_edition)  # fails early on an unknown name
-    params = {"policies": list(policies), "tours": tours, "seed": seed, "short": config.short,
-              "published_rules": config.published_rules,
-              "first_edition": config.first_edition, "chunk": CHUNK_TOURS}
+    params = {
+        "policies": list(policies),
+        "tours": tours,
+        "seed": seed,
+        "short": config.short,
+        "published_rules": config.published_rules,
+        "first_edition": config.first_edition,
+        "chunk": CHUNK_TOURS,
+    }
     done, visits = _load(checkpoint, params) if (checkpoint and resume) else ({}, {})
     if checkpoint and not resume and checkpoint.exists():
         raise BatchError(f"{checkpoint}: already exists; pass --resume to continue it")
@@ -111,8 +123,10 @@ def run_batch(
                 record(chunk, play_chunk(chunk[0], config, seed, chunk[1], chunk[2]))
         else:
             with process_pool(workers) as pool:  # left by Ctrl-C, it kills its workers at once
-                futures = {pool.submit(play_chunk, name, config, seed, a, b): (name, a, b)
-                           for name, a, b in todo}
+                futures = {
+                    pool.submit(play_chunk, name, config, seed, a, b): (name, a, b)
+                    for name, a, b in todo
+                }
                 for future in as_completed(futures):
                     record(futures[future], future.result())
     except KeyboardInterrupt:
@@ -167,7 +181,9 @@ def _checked(path: Path, data, params: dict) -> tuple[dict[str, list[int]], dict
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BatchError(f"{path}: not an {FORMAT} checkpoint")
     if data.get("params") != params:
-        raise BatchError(f"{path}: saved for another batch ({_differences(data.get('params'), params)})")
+        raise BatchError(
+            f"{path}: saved for another batch ({_differences(data.get('params'), params)})"
+        )
     chunks = data.get("chunks")
     if not isinstance(chunks, dict) or not all(
         _whole_chunk(key, scores, params) for key, scores in chunks.items()
@@ -208,27 +224,38 @@ def saved_tours(path: Path) -> tuple[dict, dict[str, dict[int, tuple[int, str | 
 
 def _whole_visits(tours, count: int, kingdoms: int) -> bool:
     """A chunk's visits as :func:`play_chunk` gives them: a string a tour, each kingdom once."""
-    return isinstance(tours, list) and len(tours) == count and all(
-        isinstance(tour, str) and _well_formed(tour, kingdoms) for tour in tours)
+    return (
+        isinstance(tours, list)
+        and len(tours) == count
+        and all(isinstance(tour, str) and _well_formed(tour, kingdoms) for tour in tours)
+    )
 
 
 def _well_formed(tour: str, kingdoms: int) -> bool:
     if re.fullmatch(f"(?:{VISIT.pattern})*", tour) is None:
         return False
     visits = decoded_visits(tour)
-    return (len({k for k, _, _ in visits}) == len(visits) and all(k <= kingdoms for k, _, _ in visits)
-            and all(c is None or c <= 1 for _, _, c in visits))
+    return (
+        len({k for k, _, _ in visits}) == len(visits)
+        and all(k <= kingdoms for k, _, _ in visits)
+        and all(c is None or c <= 1 for _, _, c in visits)
+    )
 
 
 VISIT = re.compile(r"([1-8])([+-])((?:[01]\.\d{4})?)")
 """One visit of a saved tour: the kingdom, + or -, the planning chance if recorded."""
 
 
-def saved_result(params: dict, tours: dict[int, tuple[int, str | None]], policy: str) -> SimulationResult | None:
+def saved_result(
+    params: dict, tours: dict[int, tuple[int, str | None]], policy: str
+) -> SimulationResult | None:
     """The result of ``policy``'s saved tours 0 .. n - 1 (:func:`saved_tours`), n the first
     tour not saved; None if none is. Visits are kept when every one of those tours has them."""
-    config = TourConfig(short=params["short"], published_rules=params["published_rules"],
-                        first_edition=params["first_edition"])
+    config = TourConfig(
+        short=params["short"],
+        published_rules=params["published_rules"],
+        first_edition=params["first_edition"],
+    )
     count = 0
     while count in tours:
         count += 1
@@ -241,13 +268,23 @@ def saved_result(params: dict, tours: dict[int, tuple[int, str | None]], policy:
     visits = None
     if all(tour is not None for _, tour in played):
         visits = tuple(_decoded(tour) for _, tour in played)
-    return SimulationResult(count, policy, params["seed"], config, tuple(scores), visits,
-                            tuple(score for score, _ in played))
+    return SimulationResult(
+        count,
+        policy,
+        params["seed"],
+        config,
+        tuple(scores),
+        visits,
+        tuple(score for score, _ in played),
+    )
 
 
 def decoded_visits(tour: str) -> list[tuple[int, bool, float | None]]:
     """A saved tour's visits: (kingdom, hit, the planning chance it was chosen by or None)."""
-    return [(int(k), hit == "+", float(chance) if chance else None) for k, hit, chance in VISIT.findall(tour)]
+    return [
+        (int(k), hit == "+", float(chance) if chance else None)
+        for k, hit, chance in VISIT.findall(tour)
+    ]
 
 
 def _decoded(tour: str) -> tuple[tuple[int, bool], ...]:
@@ -278,5 +315,7 @@ def _differences(saved, wanted: dict) -> str:
 
 def _save(path: Path, params: dict, chunks: dict, visits: dict) -> None:
     """Write the checkpoint whole or not at all."""
-    text = json.dumps({"format": FORMAT, "params": params, "chunks": chunks, "visits": visits}) + "\n"
+    text = (
+        json.dumps({"format": FORMAT, "params": params, "chunks": chunks, "visits": visits}) + "\n"
+    )
     write_atomically(path, lambda stream: stream.write(text.encode()))

@@ -56,15 +56,20 @@ def predicted_values(planner: TourPlanner, seed: int, indices, config: TourConfi
     return values
 
 
-def calibrate(planner: TourPlanner, seed: int, scores: dict[int, int], config: TourConfig) -> Calibration:
+def calibrate(
+    planner: TourPlanner, seed: int, scores: dict[int, int], config: TourConfig
+) -> Calibration:
     """The calibration of ``planner`` against ``scores`` (tour index -> score) of batch ``seed``."""
     if not scores:
         raise ValueError("no tour to calibrate against")
     indices = sorted(scores)
     values = predicted_values(planner, seed, indices, config)
     realised = [scores[i] for i in indices]
-    predicted = (float(np.mean([v.value for v in values])), float(np.mean([v.low for v in values])),
-                 float(np.mean([v.high for v in values])))
+    predicted = (
+        float(np.mean([v.value for v in values])),
+        float(np.mean([v.low for v in values])),
+        float(np.mean([v.high for v in values])),
+    )
     return Calibration(
         tours=len(indices),
         predicted=predicted,
@@ -73,8 +78,9 @@ def calibrate(planner: TourPlanner, seed: int, scores: dict[int, int], config: T
     )
 
 
-def fit_uplift(visits: list[tuple[bool, float]], resamples: int = 200,
-               seed: int = 0) -> tuple[float, list[float]]:
+def fit_uplift(
+    visits: list[tuple[bool, float]], resamples: int = 200, seed: int = 0
+) -> tuple[float, list[float]]:
     """The share u of the chance a model leaves out, fitted to ``visits`` (hit, planning
     chance) by maximum likelihood of hit ~ Bernoulli(c + u (1 - c)), and ``resamples``
     bootstrap resamples of it (the fit's error)."""

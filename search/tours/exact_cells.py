@@ -64,8 +64,15 @@ hands of deals 1, 2, 3 and 5 it gave the table of one lane in turn, or one with 
 Commerce and got what they left."""
 
 
-def exact_lane(cells: list, states: dict, keys: dict, exact_end: float | None, work: float | None,
-                progress: Progress | None = None, total: int = 0) -> tuple[dict, dict]:
+def exact_lane(
+    cells: list,
+    states: dict,
+    keys: dict,
+    exact_end: float | None,
+    work: float | None,
+    progress: Progress | None = None,
+    total: int = 0,
+) -> tuple[dict, dict]:
     """Solve ``cells`` exactly in turn within ``work`` kernel lookups (None: no limit) and the
     clock's backstop ``exact_end``: each solve, when it starts, gets an equal part of the work
     left with the solves of its tier not started yet (:func:`tier`). Returns the chances
@@ -96,8 +103,14 @@ def exact_lane(cells: list, states: dict, keys: dict, exact_end: float | None, w
     return found, solves
 
 
-def solve_cells(cells: list, states: dict, keys: dict, exact_end: float | None, work: float | None,
-                progress: Progress | None = None) -> tuple[dict, dict, int, int]:
+def solve_cells(
+    cells: list,
+    states: dict,
+    keys: dict,
+    exact_end: float | None,
+    work: float | None,
+    progress: Progress | None = None,
+) -> tuple[dict, dict, int, int]:
     """Solve ``cells`` in the two lanes, :data:`SIDE_COLUMNS` with :data:`SIDE_SHARE` of
     ``work`` beside the rest with the remainder. Returns the chances found by cell, the main
     lane's solves by key (their memos stay here), and how many solves ran and how many of them
@@ -118,11 +131,14 @@ def solve_cells(cells: list, states: dict, keys: dict, exact_end: float | None, 
 
 def counts(solves: dict) -> tuple[int, int]:
     """How many of ``solves`` ran, and how many of them the clock stopped."""
-    return sum(s.needs is not None for s in solves.values()), sum(s.clock_cut for s in solves.values())
+    return sum(s.needs is not None for s in solves.values()), sum(
+        s.clock_cut for s in solves.values()
+    )
 
 
-def _side_solve(cells: list, states: dict, keys: dict, exact_end: float | None,
-                work: float | None) -> tuple[dict, int, int]:
+def _side_solve(
+    cells: list, states: dict, keys: dict, exact_end: float | None, work: float | None
+) -> tuple[dict, int, int]:
     """:func:`exact_lane` of the side lane, as a worker returns it: the chances found and
     :func:`counts` of its solves."""
     found, solves = exact_lane(cells, states, keys, exact_end, work)
@@ -183,7 +199,8 @@ def exact_chance(solve: Solve, position: Position, full: bool) -> KingdomResult 
         # The clock's backstop stopped it unless the work or the memory cap did; the clock
         # also stops a memo's doubling that would end past the deadline, before it is reached.
         solve.clock_cut = solve.deadline is not None and not isinstance(
-            error, (WorkLimitExceeded, MemoryLimitExceeded))
+            error, (WorkLimitExceeded, MemoryLimitExceeded)
+        )
         if isinstance(error, MemoryLimitExceeded) or position.abilities.counts != DHS_COUNTS:
             solve.solver = None  # free its memo (a ♦♥♠ memo may start the estimates)
         return None

@@ -49,7 +49,9 @@ ASSIGN_SECONDS = 10.0
 """CP-SAT's time limit for one plan."""
 
 
-def planning_plays(deal: Deal, tour: TourState, planner: TourPlanner | None = None) -> dict[Play, float]:
+def planning_plays(
+    deal: Deal, tour: TourState, planner: TourPlanner | None = None
+) -> dict[Play, float]:
     """The planning chance of every hand of ``deal`` still to come (hand 0 is the next
     visit's) at every unvisited kingdom of ``tour``, with its rulers as they lie now
     (Politics may bring the suit of any other unvisited ruler): from ``planner``'s table,
@@ -60,11 +62,17 @@ def planning_plays(deal: Deal, tour: TourState, planner: TourPlanner | None = No
         for position in tour.unvisited:
             ruler = tour.rulers[position - 1]
             others = frozenset(
-                r.suit.value for p, r in enumerate(tour.rulers, 1) if r is not None and p != position
+                r.suit.value
+                for p, r in enumerate(tour.rulers, 1)
+                if r is not None and p != position
             )
             target = tour.config.target(position)
-            chance = planner.calibrated_chance(planner.table.chance(hand, ruler.suit.value, others)[target], target)
-            plays[Play(index, position, ruler)] = min(1.0, max(float(chance), 1e-9))  # 0 would forbid it; sums may round past 1
+            chance = planner.calibrated_chance(
+                planner.table.chance(hand, ruler.suit.value, others)[target], target
+            )
+            plays[Play(index, position, ruler)] = min(
+                1.0, max(float(chance), 1e-9)
+            )  # 0 would forbid it; sums may round past 1
     return plays
 
 
@@ -101,8 +109,9 @@ class HindsightPolicy(PlanningPolicy):
     best expected score (a dynamic programme), or with ``objective="perfect"`` for the best
     chance of a perfect tour (the CP-SAT model of :mod:`search.tours.assign`)."""
 
-    def __init__(self, planner: TourPlanner | None = None, objective: str = "score",
-                 lookahead: bool = False) -> None:
+    def __init__(
+        self, planner: TourPlanner | None = None, objective: str = "score", lookahead: bool = False
+    ) -> None:
         """``planner``: the chances the plan is made from (default: the quick model, see
         :func:`planning_plays`); ``lookahead``: the visits played as ``advisor`` plays them,
         else as ``advisor-rule`` does."""
@@ -181,9 +190,19 @@ def _key(visit: VisitState, order: tuple) -> tuple:
     """What decides the rest of the visit: not the history (abilities used, which cards
     won), since won cards never come back (R1)."""
     return (
-        visit.hand.mask, visit.deck.mask, visit.discard.mask, visit.wins, visit.waiting,
-        visit.phase, visit.jacks, visit.trump, visit.rulers, visit.pending_draws,
-        visit.commerce_pending, visit.reshuffles, order[0] and order[1],
+        visit.hand.mask,
+        visit.deck.mask,
+        visit.discard.mask,
+        visit.wins,
+        visit.waiting,
+        visit.phase,
+        visit.jacks,
+        visit.trump,
+        visit.rulers,
+        visit.pending_draws,
+        visit.commerce_pending,
+        visit.reshuffles,
+        order[0] and order[1],
     )
 
 
@@ -239,7 +258,9 @@ def clairvoyant_tour(deal: Deal) -> tuple[int, tuple[int, ...], tuple[tuple[int,
     for visits in range(len(winnable), 0, -1):  # the longest run of first hands that fits
         plays = {Play(t, p, kingdoms[p]): 1.0 for t in range(visits) for p in winnable[t]}
         try:
-            plan = assign(deal.hands()[:visits], kingdoms, plays, "all_won", time_limit=ASSIGN_SECONDS)
+            plan = assign(
+                deal.hands()[:visits], kingdoms, plays, "all_won", time_limit=ASSIGN_SECONDS
+            )
         except NoAssignmentError:
             continue
         return 2 * visits, tuple(plan.kingdoms[t] for t in range(visits)), winnable
@@ -262,7 +283,9 @@ def analysis_policies(play: str) -> tuple[PlanningPolicy, HindsightPolicy]:
     return PlanningPolicy(TourPlanner(sets=QUICK_SETS)), HindsightPolicy()
 
 
-def analyse_deal(seed: int, config: TourConfig = TourConfig(), play: str = "advisor") -> DealAnalysis:
+def analyse_deal(
+    seed: int, config: TourConfig = TourConfig(), play: str = "advisor"
+) -> DealAnalysis:
     """Blind play, hands known and the clairvoyant bound for the deal ``seed``, blind and
     hands known played and planned alike (``play``, one of :data:`PLAYS`)."""
     deal = Deal(seed, config)
@@ -270,4 +293,6 @@ def analyse_deal(seed: int, config: TourConfig = TourConfig(), play: str = "advi
     blind, blind_kingdoms = play_deal(deal, blind_policy)
     known, known_kingdoms = play_deal(deal, known_policy)
     best, best_kingdoms, winnable = clairvoyant_tour(deal)
-    return DealAnalysis(seed, blind, blind_kingdoms, known, known_kingdoms, best, best_kingdoms, winnable, play)
+    return DealAnalysis(
+        seed, blind, blind_kingdoms, known, known_kingdoms, best, best_kingdoms, winnable, play
+    )

@@ -27,15 +27,8 @@ from ..visit import (
     paired_difference,
     solve_exact,
 )
-from .advice import (
-    FORCED_SECONDS,
-    MARGIN,
-    MIN_PLAYOUTS,
-    Chance,
-    estimate_options,
-    politics_pool,
-    solve_shared_roots,
-)
+from .advice import FORCED_SECONDS, MARGIN, MIN_PLAYOUTS, Chance, politics_pool
+from .estimates import estimate_options, solve_shared_roots
 
 EXACT_SHARE = 0.5
 """The share of a ranking's time the exact search of every ability may take."""
@@ -52,7 +45,6 @@ once, before the options are estimated from them (:func:`solve_shared_roots`).""
 
 class AmbiguousPilesError(InvalidPositionError):
     """Seen cards that must be told apart, since the deck may run out (R1)."""
-
 
 
 def visit_abilities(tour: TourState, kingdom: int, jacks_used: Sequence[Suit] = ()) -> Abilities:
@@ -101,11 +93,7 @@ def visit_position(
 
 
 def place_seen(
-    hand: CardSet,
-    seen: CardSet,
-    wins: int,
-    abilities: Abilities,
-    waiting: Card | None = None,
+    hand: CardSet, seen: CardSet, wins: int, abilities: Abilities, waiting: Card | None = None
 ) -> tuple[CardSet, CardSet]:
     """Split cards seen in the discard and scoring piles together into (discard, scoring).
 
@@ -202,7 +190,9 @@ def rank_moves(
     if time_limit is not None:
         time_limit *= 1 - MARGIN  # the rest: the pool's start and end, ranking, rendering
         counts = position.abilities.counts
-        hopeless = counts[Suit.CLUBS] and counts[Suit.DIAMONDS] and len(position.hand) >= HOPELESS_HAND
+        hopeless = (
+            counts[Suit.CLUBS] and counts[Suit.DIAMONDS] and len(position.hand) >= HOPELESS_HAND
+        )
         solver.deadline = started + time_limit * (HOPELESS_EXACT_SHARE if hopeless else EXACT_SHARE)
     try:
         result = solve_exact(solver, position, started)
@@ -218,9 +208,14 @@ def rank_moves(
             left = max(0.0, left - (time.perf_counter() - spent))
         estimated = [(option, _floored(r)) for option, r in _estimate_leaders(position, left)]
         best = _paired_leader([r for _, r in estimated])
-        ranked = [(option, r.chance, r.interval, _shown_versus(r, best), _proven(r))
-                  for option, r in estimated]
-        chance, distribution = replace(Chance.of(best), floor=max(bound, best.bound)), best.distribution
+        ranked = [
+            (option, r.chance, r.interval, _shown_versus(r, best), _proven(r))
+            for option, r in estimated
+        ]
+        chance, distribution = (
+            replace(Chance.of(best), floor=max(bound, best.bound)),
+            best.distribution,
+        )
         if _proven(best):  # its playouts' wins do not describe the bound it shows
             distribution = ()
     moves: list[Move] = []
@@ -263,14 +258,23 @@ def _estimate_leaders(position: Position, seconds: float) -> list:
     estimated = estimate_options(position, FIRST_PASS * seconds)
     if position.discarding:
         return estimated
-    best = max(estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval, _proven(pair[1])))[1]
-    close = [(option, result) for option, result in estimated
-             if result.hits and (result is best or (_versus(result, best) or (0, 0))[1] >= 0)]
+    best = max(
+        estimated, key=lambda pair: _rank_key(pair[1].chance, pair[1].interval, _proven(pair[1]))
+    )[1]
+    close = [
+        (option, result)
+        for option, result in estimated
+        if result.hits and (result is best or (_versus(result, best) or (0, 0))[1] >= 0)
+    ]
     left = seconds - (time.perf_counter() - started)
     if len(close) < 2 or left < SECOND_PASS_SECONDS:
         return estimated
-    more = estimate_options(position, left, chosen=[option for option, _ in close],
-                            first=[len(result.hits) for _, result in close])
+    more = estimate_options(
+        position,
+        left,
+        chosen=[option for option, _ in close],
+        first=[len(result.hits) for _, result in close],
+    )
     merged = {option: _merged(result, extra) for (option, result), (_, extra) in zip(close, more)}
     return [(option, merged.get(option, result)) for option, result in estimated]
 
@@ -289,11 +293,22 @@ def _merged(first, second):
     count = len(hits)
     weights = (first.playouts / count, second.playouts / count)
     width = max(len(first.distribution), len(second.distribution))
-    spread = [sum(w * (d[j] if j < len(d) else 0.0) for w, d in zip(weights, (first.distribution, second.distribution)))
-              for j in range(width)]
-    return replace(first, chance=sum(hits) / count, interval=wilson_interval(sum(hits), count),
-                   playouts=count, hits=hits, distribution=tuple(spread),
-                   seconds=first.seconds + second.seconds)
+    spread = [
+        sum(
+            w * (d[j] if j < len(d) else 0.0)
+            for w, d in zip(weights, (first.distribution, second.distribution))
+        )
+        for j in range(width)
+    ]
+    return replace(
+        first,
+        chance=sum(hits) / count,
+        interval=wilson_interval(sum(hits), count),
+        playouts=count,
+        hits=hits,
+        distribution=tuple(spread),
+        seconds=first.seconds + second.seconds,
+    )
 
 
 def _proven(result) -> bool:
@@ -318,8 +333,11 @@ def _paired_leader(results: list):
     that one, and so on, so that no option is surely better than the one shown first."""
     best = max(results, key=lambda r: _rank_key(r.chance, r.interval, _proven(r)))
     for _ in results:
-        better = [(versus[0], r) for r in results
-                  if r is not best and (versus := _shown_versus(r, best)) is not None and versus[0] > 0]
+        better = [
+            (versus[0], r)
+            for r in results
+            if r is not best and (versus := _shown_versus(r, best)) is not None and versus[0] > 0
+        ]
         if not better:
             break
         best = max(better, key=lambda pair: pair[0])[1]
@@ -360,6 +378,7 @@ def _ranked(moves: list[Move]) -> tuple[Move, ...]:
     """Best first (stable: ties keep their order); see :func:`_rank_key`. An estimated
     ranking's leader (its paired difference with itself is 0, :func:`_paired_leader`) comes
     first."""
+
     def key(move: Move) -> tuple:
         leads = move.versus_best is not None and move.versus_best == (0.0, 0.0) and move.estimate
         return (leads, *_rank_key(move.chance, move.interval, move.proven))
@@ -367,8 +386,9 @@ def _ranked(moves: list[Move]) -> tuple[Move, ...]:
     return tuple(sorted(moves, key=key, reverse=True))
 
 
-def _rank_key(chance: float, interval: tuple[float, float] | None,
-              proven: bool = False) -> tuple[float, float, float]:
+def _rank_key(
+    chance: float, interval: tuple[float, float] | None, proven: bool = False
+) -> tuple[float, float, float]:
     """Options rank by what is known of them: an exact chance or a proven bound by its value, an
     estimate by the low end of its 95% interval, so that an estimate leads a proven option only
     where its interval lies above it, never on a lucky run of playouts; then by the chance

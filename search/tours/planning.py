@@ -93,12 +93,19 @@ class PlanningTable:
     """Planning chances of sampled hands: ``chances(trump, pool suits)[hand, need]``, the best
     over ``sets`` of each set's exact chance."""
 
-    def __init__(self, hands: int = TABLE_HANDS, seed: int = 0, sets=PLANNING_SETS,
-                 work: int | None = PLANNING_WORK) -> None:
+    def __init__(
+        self,
+        hands: int = TABLE_HANDS,
+        seed: int = 0,
+        sets=PLANNING_SETS,
+        work: int | None = PLANNING_WORK,
+    ) -> None:
         self.sets = tuple(tuple(jacks) for jacks in sets)
         self.work = work
         self.seed = seed
-        self.hands = [CardSet(Stream(seed, "planning", i).shuffle(CARDS)[:8]).mask for i in range(hands)]
+        self.hands = [
+            CardSet(Stream(seed, "planning", i).shuffle(CARDS)[:8]).mask for i in range(hands)
+        ]
         self._parts: dict[tuple, np.ndarray] = {}  # (set, trump, pool) -> [hand, need]
         self._chances: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 
@@ -122,7 +129,9 @@ class PlanningTable:
             others = [s for s in range(4) if s != trump]
             for mask in range(8):
                 suits = frozenset(s for i, s in enumerate(others) if mask >> i & 1)
-                keys += [(jacks, trump, _pool(suits, trump) if jacks[3] else ()) for jacks in self.sets]
+                keys += [
+                    (jacks, trump, _pool(suits, trump) if jacks[3] else ()) for jacks in self.sets
+                ]
         return list(dict.fromkeys(keys))
 
     def fill(self, workers: int = 1) -> None:
@@ -179,8 +188,14 @@ class PlanningTable:
             known = self._chances[key] = np.maximum.reduce(parts)
         return known
 
-    def chance(self, hand: CardSet, trump: int, suits: frozenset[int], cheap: bool = False,
-               supporter: int | None = None) -> tuple[float, ...]:
+    def chance(
+        self,
+        hand: CardSet,
+        trump: int,
+        suits: frozenset[int],
+        cheap: bool = False,
+        supporter: int | None = None,
+    ) -> tuple[float, ...]:
         """The planning chances of one hand (a vector over needs 0..8). With ``cheap``, the
         best of the sets without a drawing Jack only (milliseconds, a lower bound); with
         ``supporter``, a supporter of that suit joins the set that holds its suit's Jack (one
@@ -192,7 +207,9 @@ class PlanningTable:
                 continue
             if supporter is not None and jacks[supporter]:
                 jacks = tuple(count + (suit == supporter) for suit, count in enumerate(jacks))
-            vectors.append(_hand_chances(hand.mask, trump, jacks, pool if jacks[3] else (), self.work))
+            vectors.append(
+                _hand_chances(hand.mask, trump, jacks, pool if jacks[3] else (), self.work)
+            )
         if not vectors:
             return (0.0,) * (MAX_WINS + 1)
         return tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
@@ -232,7 +249,9 @@ def _part_name(key: tuple) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _hand_chances(hand: int, trump: int, jacks: tuple, pool: tuple[int, ...], work: int | None) -> tuple[float, ...]:
+def _hand_chances(
+    hand: int, trump: int, jacks: tuple, pool: tuple[int, ...], work: int | None
+) -> tuple[float, ...]:
     """One hand's chances with one set from a fresh solver, so the values depend on the
     arguments alone; cached, since a King and a Queen of one suit, and the same hand
     planned again at the next visit, ask the same question."""
@@ -245,7 +264,9 @@ def _fresh_solver():
     return make_solver()
 
 
-def _solve(solver, hand: int, trump: int, jacks: tuple, pool: tuple[int, ...], work: int | None) -> tuple[float, ...]:
+def _solve(
+    solver, hand: int, trump: int, jacks: tuple, pool: tuple[int, ...], work: int | None
+) -> tuple[float, ...]:
     """The exact chances of j more wins with ``jacks``, j = 0..8; all 0 (no bound) past
     ``work`` lookups or the memory cap."""
     from ..infra import BudgetExceeded
@@ -291,7 +312,9 @@ class Uplift:
     def load(cls, path: Path) -> Uplift:
         """A fit saved by ``examples/calibration.py --fit``."""
         data = read_json(path, "uplift file", 1 << 20, 4)
-        return cls({int(t): tuple(float(u) for u in shares) for t, shares in data["shares"].items()})
+        return cls(
+            {int(t): tuple(float(u) for u in shares) for t, shares in data["shares"].items()}
+        )
 
     def column(self, target: int) -> np.ndarray:
         """u for each column of :meth:`TourPlanner.values` (the fit, then one resample each)."""
@@ -312,15 +335,22 @@ def advisor_planner(objective: str = "score") -> TourPlanner:
     with: the full model, its chances calibrated against the advisor's own play
     (:func:`shipped_uplift`), so that a tour value predicts what that play scores, and a
     choice may count on an unused supporter at the cost of its point."""
-    return TourPlanner(objective=objective, uplift=shipped_uplift(), supporter_options=SUPPORTER_OPTIONS)
+    return TourPlanner(
+        objective=objective, uplift=shipped_uplift(), supporter_options=SUPPORTER_OPTIONS
+    )
 
 
 class TourPlanner:
     """Tour values over a set of unvisited kingdoms, from a :class:`PlanningTable`."""
 
-    def __init__(self, table: PlanningTable | None = None, objective: str = "score",
-                 sets: tuple = PLANNING_SETS, uplift: Uplift | None = None,
-                 supporter_options: tuple[int, ...] = ()) -> None:
+    def __init__(
+        self,
+        table: PlanningTable | None = None,
+        objective: str = "score",
+        sets: tuple = PLANNING_SETS,
+        uplift: Uplift | None = None,
+        supporter_options: tuple[int, ...] = (),
+    ) -> None:
         """``table``, or else the shipped one of ``sets`` (:data:`PLANNING_SETS`, or
         :data:`QUICK_SETS` for the quick model). ``uplift``: a calibration of the chances
         against a policy's play; its resamples then widen each value's interval by the fit's
@@ -383,8 +413,12 @@ class TourPlanner:
         return self._with_interval(column, score)
 
     def after_choice(
-        self, tour: TourState, hand: CardSet, known: dict[int, float] | None = None,
-        prune: bool = False, deadline: float | None = None,
+        self,
+        tour: TourState,
+        hand: CardSet,
+        known: dict[int, float] | None = None,
+        prune: bool = False,
+        deadline: float | None = None,
     ) -> dict[int, tuple[float, TourValue]]:
         """For each unvisited kingdom: (its planning chance with ``hand``, the tour value of
         visiting it now). ``known``: planning chances already found by the caller, by
@@ -437,10 +471,14 @@ class TourPlanner:
                 if column[0] > best[position][1][0]:
                     best[position] = (chance, column, suit)
         base = 0 if self.objective == "perfect" else tour.score
-        return {position: (chance, self._with_interval(column, base, spend))
-                for position, (chance, column, spend) in best.items()}
+        return {
+            position: (chance, self._with_interval(column, base, spend))
+            for position, (chance, column, spend) in best.items()
+        }
 
-    def supporter_option(self, tour: TourState, hand: CardSet, position: int, suit: int) -> tuple[float, TourValue]:
+    def supporter_option(
+        self, tour: TourState, hand: CardSet, position: int, suit: int
+    ) -> tuple[float, TourValue]:
         """(planning chance, tour value) of visiting ``position`` now counting on a supporter
         of ``suit``, its point spent (the option :meth:`after_choice` weighs)."""
         trump, target, others, rest = self._terms(tour)[position]
@@ -460,8 +498,15 @@ class TourPlanner:
             terms[tour.unvisited[index]] = (trump, target, others, values[full & ~(1 << rank)])
         return terms
 
-    def _counting_on(self, hand: CardSet, trump: int, target: int, others: frozenset[int],
-                     rest: np.ndarray, suit: int) -> tuple[float, np.ndarray]:
+    def _counting_on(
+        self,
+        hand: CardSet,
+        trump: int,
+        target: int,
+        others: frozenset[int],
+        rest: np.ndarray,
+        suit: int,
+    ) -> tuple[float, np.ndarray]:
         """The planning chance with a supporter of ``suit`` and its value column, its point spent."""
         chance = self.table.chance(hand, trump, others, supporter=suit)[target]
         return chance, self._column(chance, target, WIN_POINTS + rest) - 1
@@ -481,7 +526,9 @@ class TourPlanner:
     def _with_interval(self, column: np.ndarray, score: int, spend: int | None = None) -> TourValue:
         base = 0 if self.objective == "perfect" else score
         low, high = np.percentile(column[1:], [2.5, 97.5])
-        return TourValue(base + float(column[0]), base + float(low), base + float(high), self.objective, spend)
+        return TourValue(
+            base + float(column[0]), base + float(low), base + float(high), self.objective, spend
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -496,8 +543,10 @@ def main(argv: list[str] | None = None) -> None:
     TABLE_FILE.parent.mkdir(exist_ok=True)
     table = PlanningTable()
     table.save(TABLE_FILE, workers=max(1, args.workers))
-    print(f"wrote {TABLE_FILE}: {len(table.hands)} hands, {len(table.parts())} parts, "
-          f"in {time.perf_counter() - started:.1f} s on {args.workers} worker(s)")
+    print(
+        f"wrote {TABLE_FILE}: {len(table.hands)} hands, {len(table.parts())} parts, "
+        f"in {time.perf_counter() - started:.1f} s on {args.workers} worker(s)"
+    )
 
 
 if __name__ == "__main__":

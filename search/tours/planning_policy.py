@@ -54,8 +54,12 @@ class PlanningPolicy:
 
     name = "advisor"
 
-    def __init__(self, planner: TourPlanner | None = None, spend_supporters: bool = False,
-                 lookahead: bool = False) -> None:
+    def __init__(
+        self,
+        planner: TourPlanner | None = None,
+        spend_supporters: bool = False,
+        lookahead: bool = False,
+    ) -> None:
         self.planner = planner or advisor_planner()
         self.spend_supporters = spend_supporters
         self.lookahead = lookahead
@@ -82,14 +86,19 @@ class PlanningPolicy:
         self._spend = choices[position][1].spend
         kingdoms = self.planner.kingdoms_of(tour)
         index = tour.unvisited.index(position)
-        rest = self.planner.value(kingdoms[:index] + kingdoms[index + 1:]).value
+        rest = self.planner.value(kingdoms[:index] + kingdoms[index + 1 :]).value
         self._payoffs = (tour.score + WIN_POINTS + rest, float(tour.score))  # success, failure
         return position
 
     def choose_action(self, visit: VisitState, actions: list, rng: Stream):
         action = self._plain_action(visit, actions)
         drawing = isinstance(action, UseAbility) and action.suit in (Suit.CLUBS, Suit.DIAMONDS)
-        if self.spend_supporters and visit.supporters and len(visit.hand) <= HAND_LIMIT and not drawing:
+        if (
+            self.spend_supporters
+            and visit.supporters
+            and len(visit.hand) <= HAND_LIMIT
+            and not drawing
+        ):
             if self._payoff_solver is None:
                 self._payoff_solver = BudgetedPayoffSolver(payoffs_for(*self._payoffs, visit))
             better = payoff_action(self._payoff_solver, visit)
@@ -149,4 +158,11 @@ def _jack_state(visit: VisitState, spend: int | None = None) -> tuple:
             if ruler is not None and p != visit.position
         )
     )
-    return (visit.hand.mask, visit.deck.mask, visit.discard.mask, int(visit.trump), abil, pool if abil[3] else ())
+    return (
+        visit.hand.mask,
+        visit.deck.mask,
+        visit.discard.mask,
+        int(visit.trump),
+        abil,
+        pool if abil[3] else (),
+    )

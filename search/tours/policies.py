@@ -51,7 +51,9 @@ class RandomPolicy:
     def choose_action(self, visit: VisitState, actions: list[Action], rng: Stream) -> Action:
         return rng.choice(actions)
 
-    def choose_turn_down(self, tour: TourState, visit: VisitState, choices: list, rng: Stream) -> tuple:
+    def choose_turn_down(
+        self, tour: TourState, visit: VisitState, choices: list, rng: Stream
+    ) -> tuple:
         return rng.choice(choices)
 
 

@@ -35,12 +35,20 @@ def play_visit(visit: VisitState, policy: Policy, dealer: Dealer, rng: Stream) -
         if visit.is_chance:
             visit = apply_chance_unchecked(visit, dealer.next_card(visit))
         else:
-            visit = apply_action_unchecked(visit, policy.choose_action(visit, legal_actions(visit), rng))
+            visit = apply_action_unchecked(
+                visit, policy.choose_action(visit, legal_actions(visit), rng)
+            )
     return visit
 
 
-def play_tour(deal: Deal, policy: Policy, rng: Stream, visited: list[int] | None = None,
-              hits: list[bool] | None = None, chances: list | None = None) -> TourState:
+def play_tour(
+    deal: Deal,
+    policy: Policy,
+    rng: Stream,
+    visited: list[int] | None = None,
+    hits: list[bool] | None = None,
+    chances: list | None = None,
+) -> TourState:
     """Play a whole tour of ``deal``; returns the final tour state and appends each visit's
     kingdom to ``visited``, whether it hit its target to ``hits`` and the planning chance the
     policy chose it by (its ``chosen_chance``, None without one) to ``chances``. A policy with
@@ -140,12 +148,21 @@ class SimulationResult:
             "perfect_rate": round(rate, 6),
             "perfect_rate_ci": [round(rate_low, 6), round(rate_high, 6)],
             "scores": {str(k): n for k, n in enumerate(self.scores)},
-            "kingdoms": None if self.visits is None else [
-                {"kingdom": k, "target": self.config.target(k), "visits": n, "hits": h,
-                 "hit_rate": round(rate, 6), "hit_rate_ci": [round(low, 6), round(high, 6)],
-                 "visited_at": visited_at}
-                for k, (n, h, rate, low, high), visited_at
-                in zip(range(1, self.config.kingdoms + 1), self.kingdom_rates(), self.visit_order())
+            "kingdoms": None
+            if self.visits is None
+            else [
+                {
+                    "kingdom": k,
+                    "target": self.config.target(k),
+                    "visits": n,
+                    "hits": h,
+                    "hit_rate": round(rate, 6),
+                    "hit_rate_ci": [round(low, 6), round(high, 6)],
+                    "visited_at": visited_at,
+                }
+                for k, (n, h, rate, low, high), visited_at in zip(
+                    range(1, self.config.kingdoms + 1), self.kingdom_rates(), self.visit_order()
+                )
             ],
         }
 
@@ -169,5 +186,6 @@ def simulate(
         visits.append(tuple(zip(visited, hits)))
         if progress is not None:
             progress(index + 1)
-    return SimulationResult(tours, policy.name, seed, config, tuple(scores), tuple(visits),
-                            tuple(played))
+    return SimulationResult(
+        tours, policy.name, seed, config, tuple(scores), tuple(visits), tuple(played)
+    )

@@ -57,8 +57,14 @@ def payoff_state(visit: VisitState) -> tuple[tuple, tuple[int, int, int, int]]:
     position = position_from_visit(visit)
     abilities = position.abilities
     supporters = Abilities.of(supporters=[r.suit for r in visit.supporters]).counts
-    state = (visit.hand.mask, visit.deck.mask, visit.discard.mask, int(visit.trump), abilities.counts,
-             abilities.pool if abilities.counts[3] else ())
+    state = (
+        visit.hand.mask,
+        visit.deck.mask,
+        visit.discard.mask,
+        int(visit.trump),
+        abilities.counts,
+        abilities.pool if abilities.counts[3] else (),
+    )
     return state, supporters
 
 
@@ -75,7 +81,9 @@ def payoff_action(solver: BudgetedPayoffSolver, visit: VisitState) -> Action | N
     solver.ask()
     try:
         if visit.phase is Phase.ANSWER:
-            return Answer(CARDS[best_answer(solver, state, visit.waiting.index, need, fallback=False)])
+            return Answer(
+                CARDS[best_answer(solver, state, visit.waiting.index, need, fallback=False)]
+            )
         if visit.phase is Phase.DISCARD:
             return Discard(CardSet(best_discard(solver, state, need, fallback=False)))
         label = choose_option(solver, state, need, first=False, fallback=False)
@@ -108,7 +116,7 @@ def visit_stake(tour, position: int, planner=None) -> float:
     planner = planner or advisor_planner()
     kingdoms = planner.kingdoms_of(tour)
     index = tour.unvisited.index(position)
-    return WIN_POINTS + planner.value(kingdoms[:index] + kingdoms[index + 1:]).value
+    return WIN_POINTS + planner.value(kingdoms[:index] + kingdoms[index + 1 :]).value
 
 
 LEVEL = 1e-9
@@ -159,8 +167,11 @@ def free_first(moves, stake: float | None = None) -> tuple:
     ranked = list(moves)
     for move in [m for m in ranked if m.source is not None]:
         at = ranked.index(move)
-        level = [i for i in range(at + 1, len(ranked))
-                 if ranked[i].source is None and not worth_its_point(move, ranked[i], stake)]
+        level = [
+            i
+            for i in range(at + 1, len(ranked))
+            if ranked[i].source is None and not worth_its_point(move, ranked[i], stake)
+        ]
         if level:
             ranked.insert(level[-1] + 1, move)
             del ranked[at]

@@ -23,27 +23,13 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from ..game import (
-    Stream,
-    debate_won,
-    iter_bits,
-    legal_answer_mask,
-    military_usable,
-)
+from ..game import Stream, debate_won, iter_bits, legal_answer_mask, military_usable
 from ..infra import BudgetExceeded, MemoryLimitExceeded, wilson_interval
 from .lookahead import paired_estimate
 from .lookahead_runs import lookahead_playouts
 from .playout import Playout
 from .position import KingdomResult, root_state
-from .reference import (
-    CLUBS,
-    DIAMONDS,
-    HEARTS,
-    SPADES,
-    KingdomSolver,
-    all_pairs,
-    discard_pairs,
-)
+from .reference import CLUBS, DIAMONDS, HEARTS, SPADES, KingdomSolver, all_pairs, discard_pairs
 from .solvers import make_solver
 
 RULE, PLAIN, LOOKAHEAD = "rule", "plain", "lookahead"
@@ -107,7 +93,7 @@ def play_policy(
                 break  # R2: no debate can be held
             game.answer(card, best_answer(solver, game.state(), card, still, fallback))
             continue
-        game.use(label, lambda: best_discard(solver, game.state(), still, fallback))
+        game.use(label, lambda: best_discard(solver, game.state(), still, fallback))  # noqa: B023 - called now
     return game.wins
 
 
@@ -123,17 +109,30 @@ def planning_state(state: tuple, fallback: bool | str = True) -> tuple:
     return (hand, deck, disc, trump, abil, pool if abil[SPADES] else ())
 
 
-def choose_option(solver: KingdomSolver, state: tuple, still: int, first: bool, fallback: bool | str = True) -> tuple:
+def choose_option(
+    solver: KingdomSolver, state: tuple, still: int, first: bool, fallback: bool | str = True
+) -> tuple:
     """The policy's option at a decision (a label of ``KingdomSolver.options``), ``still``
     wins wanted; ``first``: no debate held yet this visit."""
     hand, deck, disc, _, abil, _ = state
     mode = _mode(fallback)
     plan = planning_state(state, fallback)
-    if mode == RULE and abil[CLUBS] and military_usable(hand, deck, disc) and still > hand.bit_count():
+    if (
+        mode == RULE
+        and abil[CLUBS]
+        and military_usable(hand, deck, disc)
+        and still > hand.bit_count()
+    ):
         return ("C",)
     if mode == PLAIN:
         return ("debate",)
-    if mode == RULE and first and abil[DIAMONDS] and 0 <= still <= 8 and solver.worth(still, *plan) < 0.5:
+    if (
+        mode == RULE
+        and first
+        and abil[DIAMONDS]
+        and 0 <= still <= 8
+        and solver.worth(still, *plan) < 0.5
+    ):
         return ("D",)
     label, best_value = None, None
     for option, value in solver.option_worths(still, *plan):
@@ -142,7 +141,9 @@ def choose_option(solver: KingdomSolver, state: tuple, still: int, first: bool, 
     return label
 
 
-def best_answer(solver: KingdomSolver, state: tuple, card: int, still: int, fallback: bool | str = True) -> int:
+def best_answer(
+    solver: KingdomSolver, state: tuple, card: int, still: int, fallback: bool | str = True
+) -> int:
     """The legal answer (a card index) to the revealed ``card`` best for ``still`` wins."""
     hand, deck, disc, trump, abil, pool = planning_state(state, fallback)
     legal = legal_answer_mask(hand, card)
@@ -159,7 +160,9 @@ def best_answer(solver: KingdomSolver, state: tuple, card: int, still: int, fall
     return best
 
 
-def best_discard(solver: KingdomSolver, state: tuple, still: int, fallback: bool | str = True) -> int:
+def best_discard(
+    solver: KingdomSolver, state: tuple, still: int, fallback: bool | str = True
+) -> int:
     """Commerce's two discards (a mask; the whole hand if it holds two or fewer) best for
     ``still`` wins."""
     hand, deck, disc, trump, abil, pool = planning_state(state, fallback)
@@ -230,9 +233,22 @@ def estimate_kingdom(
             work = int(ROOTS_SHARE * fixed_work * LOOKUPS_PER_SECOND)
             playouts = max(1, int((1 - ROOTS_SHARE) * fixed_work * PLAYOUTS_PER_SECOND))
         # with fixed work the clock backstops the restrictions only at the estimate's end
-        roots_end = budget_end if fixed_work is not None else time.perf_counter() + ROOTS_SHARE * budget
-        run = lookahead_playouts(solver, state, position.need, seed, budget_end, roots_end,
-                                 waiting, forced, roots_work=work, playouts=playouts, first=first)
+        roots_end = (
+            budget_end if fixed_work is not None else time.perf_counter() + ROOTS_SHARE * budget
+        )
+        run = lookahead_playouts(
+            solver,
+            state,
+            position.need,
+            seed,
+            budget_end,
+            roots_end,
+            waiting,
+            forced,
+            roots_work=work,
+            playouts=playouts,
+            first=first,
+        )
         if run.wins:
             result = _lookahead_result(position, run, started, solver.state_count())
             return replace(result, clock_cut=run.clock_cut or fixed_work is None)
@@ -243,8 +259,11 @@ def estimate_kingdom(
         floor = 0.0
     wins = _rule_playouts(solver, playout, budget_end)
     if wins:
-        return _timed(replace(estimate_from_wins(position, wins, started, solver.state_count(), RULE),
-                              bound=floor))
+        return _timed(
+            replace(
+                estimate_from_wins(position, wins, started, solver.state_count(), RULE), bound=floor
+            )
+        )
     # Nothing fitted: an estimate needs a playout, so one of the cheapest policy (its
     # interval, from one playout, says how little it knows).
     result = estimate_from_wins(position, [playout(0, PLAIN)], started, solver.state_count(), PLAIN)
@@ -272,7 +291,9 @@ def _rule_playouts(solver, playout, budget_end: float) -> list[int]:
     return wins
 
 
-def estimate_from_wins(position, wins: list[int], started: float, states: int = 0, policy: str = RULE):
+def estimate_from_wins(
+    position, wins: list[int], started: float, states: int = 0, policy: str = RULE
+):
     """The estimate (a KingdomResult) from the final wins of a list of playouts of ``policy``."""
     histogram: dict[int, int] = {}
     for total in wins:
@@ -297,14 +318,15 @@ def estimate_from_wins(position, wins: list[int], started: float, states: int = 
     )
 
 
-
 def _lookahead_result(position, run, started: float, states: int) -> KingdomResult:
     """The estimate (a KingdomResult) of the lookahead policy's chance: paired with its base
     (the base's exact chance plus the paired difference, :func:`paired_estimate`) where it
     was, else the plain success rate; ``bound`` is the base's exact chance, a proven lower
     bound on the optimal chance (the base's abilities are a subset of the position's; with a
     forced first decision, the base plays it too)."""
-    result = estimate_from_wins(position, [position.wins + w for w in run.wins], started, states, LOOKAHEAD)
+    result = estimate_from_wins(
+        position, [position.wins + w for w in run.wins], started, states, LOOKAHEAD
+    )
     if not run.pairs:
         return result
     chance, interval = paired_estimate(run.base_value, run.pairs)

@@ -31,8 +31,12 @@ from .kernel import GOLDEN, MILITARY_TAG, MIX1, MIX2, SPREAD_MIX, pack_abilities
 from .lookahead import SWAP, LookaheadPolicy, military_stream_key, restricted, spent
 
 MASK64 = (1 << 64) - 1
-OPTION_CODES = {"debate": kernel.DEBATE, "H": kernel.DIPLOMACY, "C": kernel.MILITARY,
-                "D": kernel.COMMERCE}
+OPTION_CODES = {
+    "debate": kernel.DEBATE,
+    "H": kernel.DIPLOMACY,
+    "C": kernel.MILITARY,
+    "D": kernel.COMMERCE,
+}
 
 
 def _fmix(z: int) -> int:
@@ -114,10 +118,19 @@ def _counts(abil: tuple) -> int:
     return pack_abilities(abil, ())[0]
 
 
-def compiled_playouts(policy: LookaheadPolicy, base: LookaheadPolicy | None, state: tuple,
-                      need: int, seed: int, first: int, count: int, waiting: int | None = None,
-                      forced: tuple | None = None, forced_suits: Iterable[int] = SWAP,
-                      deadline: float | None = None) -> tuple[list[int], list[int]]:
+def compiled_playouts(
+    policy: LookaheadPolicy,
+    base: LookaheadPolicy | None,
+    state: tuple,
+    need: int,
+    seed: int,
+    first: int,
+    count: int,
+    waiting: int | None = None,
+    forced: tuple | None = None,
+    forced_suits: Iterable[int] = SWAP,
+    deadline: float | None = None,
+) -> tuple[list[int], list[int]]:
     """Playouts ``first .. first + count - 1`` of ``policy`` from ``state`` (``need`` wins
     wanted), and of ``base`` (a ``fixed`` policy, or None) on the same deck orders, as
     :func:`~search.visit.lookahead.play_lookahead` plays them; ``policy``'s solver and scratch
@@ -144,12 +157,12 @@ def compiled_playouts(policy: LookaheadPolicy, base: LookaheadPolicy | None, sta
     ints[kernel.P_FORCED_JUST] = forced_just
     ints[kernel.P_SEED] = np.uint64(run_seed(seed)).view(np.int64)
     ints[kernel.P_FIRST], ints[kernel.P_COUNT], ints[kernel.P_DONE] = first, count, 0
-    ints[kernel.P_ROOTS:kernel.P_ROOTS + len(roots)] = roots
+    ints[kernel.P_ROOTS : kernel.P_ROOTS + len(roots)] = roots
     solver = policy.solver
     solver.deadline, deadline_before = deadline, solver.deadline
     try:
         solver.play(policy.scratch, state, need, ints)
     finally:
         solver.deadline = deadline_before
-    played = ints[wins:wins + count].tolist()
-    return played, ints[wins + count:].tolist() if base is not None else []
+    played = ints[wins : wins + count].tolist()
+    return played, ints[wins + count :].tolist() if base is not None else []

@@ -104,7 +104,9 @@ from .reference import MAX_NEED, TIE, KingdomSolver
 WIDTH = MAX_NEED + 1
 LOAD = 0.6
 MAX_DEPTH = 160  # a visit has at most ~60 debates and 12 ability uses
-PREFETCH_BITS = 17  # from tables of 2 MiB, children's slots and rows are prefetched (_prefetch_children)
+PREFETCH_BITS = (
+    17  # from tables of 2 MiB, children's slots and rows are prefetched (_prefetch_children)
+)
 CLOCK_EVERY = 1 << 16  # lookups between clock reads (a read costs ~1 µs, 2**16 lookups ~5 ms)
 GROW_SECONDS_PER_BYTE = 2e-9
 """A memo's doubling costs about this per byte of its new arrays (measured 1.1-1.2 ns a byte
@@ -121,8 +123,21 @@ DIST_FULL = -6  # distribution table or arena full: grow both
 UNUSABLE = -7  # (not a status) an option that cannot be taken at this node
 
 # Fields of the meta array shared by the wrapper and the kernel.
-(ROWS, EXPANSIONS, BITS, ROW_LIMIT, TOP, LOOKUPS, NEXT_CLOCK, DROWS, DBITS, DROW_LIMIT, WORK_LIMIT, DFREE,
- PREFETCH_FROM) = range(13)
+(
+    ROWS,
+    EXPANSIONS,
+    BITS,
+    ROW_LIMIT,
+    TOP,
+    LOOKUPS,
+    NEXT_CLOCK,
+    DROWS,
+    DBITS,
+    DROW_LIMIT,
+    WORK_LIMIT,
+    DFREE,
+    PREFETCH_FROM,
+) = range(13)
 META_SIZE = 13
 
 # Options in the reference's order (``KingdomSolver.options``); Politics to suit s is
@@ -138,7 +153,9 @@ CHOICE = 4  # words of a choice on the work stack: hand, deck, discard, won
 TERMINAL = (1.0,) + (0.0,) * MAX_NEED
 DIST_WIDTH = 33  # P(j more wins), j = 0..32: a visit plays at most the deck's 32 cards
 DIST_ENTRIES = 8  # the distribution arena's first size, in entries a row (most rows are short)
-NEED_SHIFT = 58  # the distribution memo keys need + 1 into k1's bits 58..61 (free in both key forms)
+NEED_SHIFT = (
+    58  # the distribution memo keys need + 1 into k1's bits 58..61 (free in both key forms)
+)
 
 
 # --- static tables ------------------------------------------------------------------
@@ -713,7 +730,9 @@ def _push_option(option, hand, deck, disc, trump, abil, pool, merge, keep, stack
         trumps = hand & (0xFF << (8 * trump))
         if (abil >> 8) & 15 and trumps:
             rest = abil - (1 << 8)
-            top = _push_drawn(hand & ~trumps, deck, (disc | trumps) & keep, False, merge, stack, base)
+            top = _push_drawn(
+                hand & ~trumps, deck, (disc | trumps) & keep, False, merge, stack, base
+            )
     elif option < MILITARY:  # ♠: a pooled suit becomes trump, the old trump joins the pool
         suit = option - POLITICS
         if (abil >> 12) & 15 and suit != trump and (pool >> (4 * suit)) & 15:
@@ -724,7 +743,9 @@ def _push_option(option, hand, deck, disc, trump, abil, pool, merge, keep, stack
         clubs = hand & 0xFF
         if abil & 15 and clubs and (deck | disc):
             rest = abil - 1
-            top, denominator = _push_draws(hand, deck, disc, popcount(clubs), False, merge, stack, base)
+            top, denominator = _push_draws(
+                hand, deck, disc, popcount(clubs), False, merge, stack, base
+            )
     elif (abil >> 4) & 15:  # ♦: draw 2, then discard 2
         rest = abil - (1 << 4)
         top, denominator = _push_draws(hand, deck, disc, 2, True, merge, stack, base)
@@ -753,7 +774,9 @@ def _poll(meta, deadline):
 
 
 @njit(cache=True, inline="always")
-def _expect_outcomes(acc, choice, stack, base, top, denominator, trump, abil, pool, depth, mem, deadline):
+def _expect_outcomes(
+    acc, choice, stack, base, top, denominator, trump, abil, pool, depth, mem, deadline
+):
     """``acc`` = an option's value vector: over its outcomes on the stack (``base .. top``),
     weighted, the best of each outcome's choices, each child looked up or searched at
     ``depth + 1`` (a lone last card in closed form, not memoised). 0, or a child's negative
@@ -825,8 +848,20 @@ def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
         meta[TOP] = top  # children push above this option's outcomes
         if bits >= meta[PREFETCH_FROM]:
             _prefetch_children(stack, base, top, new_trump, rest, new_pool, mem, bits)
-        status = _expect_outcomes(acc, choice, stack, base, top, denominator, new_trump, rest,
-                                  new_pool, depth, mem, deadline)
+        status = _expect_outcomes(
+            acc,
+            choice,
+            stack,
+            base,
+            top,
+            denominator,
+            new_trump,
+            rest,
+            new_pool,
+            depth,
+            mem,
+            deadline,
+        )
         if status < 0:
             return status
         meta[TOP] = base
@@ -972,7 +1007,9 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
                     else:
                         row = _known(h, d, x, new_trump, rest, new_pool, table, bits)
                         if row < 0:
-                            row = _decide(h, d, x, new_trump, rest, new_pool, depth + 1, mem, deadline)
+                            row = _decide(
+                                h, d, x, new_trump, rest, new_pool, depth + 1, mem, deadline
+                            )
                             if row < 0:
                                 return row
                         value = vals[row, k]
@@ -1001,7 +1038,7 @@ def _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline):
     slot = _find(dtable, k0, k1, dbits)
     dtable[slot, 0] = k0 | (row << K0_BITS)
     dtable[slot, 1] = k1
-    dvals[row:row + span] = total[:span]
+    dvals[row : row + span] = total[:span]
     meta[DFREE] = row + span
     meta[DROWS] += 1
     return row
@@ -1035,8 +1072,20 @@ def _option_vector(option, hand, deck, disc, trump, abil, pool, depth, mem, dead
     if top < 0:
         return STACK_FULL
     meta[TOP] = top
-    status = _expect_outcomes(acc, scratch[depth, 2], stack, base, top, denominator, new_trump,
-                              rest, new_pool, depth, mem, deadline)
+    status = _expect_outcomes(
+        acc,
+        scratch[depth, 2],
+        stack,
+        base,
+        top,
+        denominator,
+        new_trump,
+        rest,
+        new_pool,
+        depth,
+        mem,
+        deadline,
+    )
     if status < 0:
         return status
     meta[TOP] = base
@@ -1047,8 +1096,23 @@ DECIDE_CALL, DIST_CALL, OPTION_CALL, PLAY_CALL = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def _enter(call, option, hand, deck, disc, trump, abil, pool, need, depth, mem, deadline, acc,
-           scratch_mem, ints):
+def _enter(
+    call,
+    option,
+    hand,
+    deck,
+    disc,
+    trump,
+    abil,
+    pool,
+    need,
+    depth,
+    mem,
+    deadline,
+    acc,
+    scratch_mem,
+    ints,
+):
     """The one entry from Python: a DECIDE node's row (``_decide``), a distribution's row
     (``_dist``), one option's vector (``_option_vector``) or a batch of the lookahead policy's
     playouts (``_play_batch``, with the scratch memo and its arguments in ``ints``). One entry
@@ -1062,8 +1126,9 @@ def _enter(call, option, hand, deck, disc, trump, abil, pool, need, depth, mem, 
     if call == DIST_CALL:
         return _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline)
     if call == PLAY_CALL:
-        return _play_batch(hand, deck, disc, trump, abil, pool, need, ints, mem, scratch_mem,
-                           deadline, depth)
+        return _play_batch(
+            hand, deck, disc, trump, abil, pool, need, ints, mem, scratch_mem, deadline, depth
+        )
     return _option_vector(option, hand, deck, disc, trump, abil, pool, depth, mem, deadline, acc)
 
 
@@ -1176,7 +1241,9 @@ class FastKingdomSolver(KingdomSolver):
         """Stop the searches that follow (TimeLimitExceeded) once they have made about
         ``lookups`` more lookups (checked every ``CLOCK_EVERY``), whatever the clock says; None
         lifts the limit. Unlike a deadline, where it stops depends only on the queries asked."""
-        self._meta[WORK_LIMIT] = 0 if lookups is None else int(self._meta[LOOKUPS]) + max(1, lookups)
+        self._meta[WORK_LIMIT] = (
+            0 if lookups is None else int(self._meta[LOOKUPS]) + max(1, lookups)
+        )
 
     def decide(self, hand, deck, disc, trump, abil, pool, need=None):
         """Value of a DECIDE node; float vector mode runs compiled."""
@@ -1186,7 +1253,9 @@ class FastKingdomSolver(KingdomSolver):
             return TERMINAL
         if not (abil[0] or abil[1] or abil[3]) and not hand & (hand - 1):
             return super().decide(hand, deck, disc, trump, abil, pool)  # closed form, no memo
-        packed_abil, packed_pool = pack_abilities(abil, pool)  # trump goes in as an int: a Suit would
+        packed_abil, packed_pool = pack_abilities(
+            abil, pool
+        )  # trump goes in as an int: a Suit would
         deadline = -1.0 if self.deadline is None else self.deadline  # compile a second kernel
         before = int(self._meta[EXPANSIONS])
         try:
@@ -1194,8 +1263,21 @@ class FastKingdomSolver(KingdomSolver):
                 while True:
                     self._meta[TOP] = 0
                     row = _enter(
-                        DECIDE_CALL, 0, hand, deck, disc, int(trump), packed_abil, packed_pool, 0, 0,
-                        self._mem, deadline, self._acc, self._mem, NO_INTS,
+                        DECIDE_CALL,
+                        0,
+                        hand,
+                        deck,
+                        disc,
+                        int(trump),
+                        packed_abil,
+                        packed_pool,
+                        0,
+                        0,
+                        self._mem,
+                        deadline,
+                        self._acc,
+                        self._mem,
+                        NO_INTS,
                     )
                     if row >= 0:
                         return tuple(self._vals[row].tolist())
@@ -1217,14 +1299,27 @@ class FastKingdomSolver(KingdomSolver):
             while True:
                 self._meta[TOP] = 0
                 row = _enter(
-                    DIST_CALL, 0, hand, deck, disc, int(trump), packed_abil, packed_pool, need, 0,
-                    self._mem, deadline, self._acc, self._mem, NO_INTS,
+                    DIST_CALL,
+                    0,
+                    hand,
+                    deck,
+                    disc,
+                    int(trump),
+                    packed_abil,
+                    packed_pool,
+                    need,
+                    0,
+                    self._mem,
+                    deadline,
+                    self._acc,
+                    self._mem,
+                    NO_INTS,
                 )
                 if row >= 0:
                     break
                 self._raise_or_grow(row)
         span = DIST_WIDTH if packed_abil & 0xFF and hand else hand.bit_count() + 1  # _span
-        values = self._dvals[row:row + span].tolist()
+        values = self._dvals[row : row + span].tolist()
         while len(values) > 1 and values[-1] == 0.0:
             values.pop()
         return tuple(values)
@@ -1246,8 +1341,21 @@ class FastKingdomSolver(KingdomSolver):
                 while True:
                     self._meta[TOP] = 0
                     status = _enter(
-                        OPTION_CALL, option, hand, deck, disc, int(trump), packed_abil, packed_pool, 0, 0,
-                        self._mem, deadline, acc, self._mem, NO_INTS,
+                        OPTION_CALL,
+                        option,
+                        hand,
+                        deck,
+                        disc,
+                        int(trump),
+                        packed_abil,
+                        packed_pool,
+                        0,
+                        0,
+                        self._mem,
+                        deadline,
+                        acc,
+                        self._mem,
+                        NO_INTS,
                     )
                     if status >= 0 or status == UNUSABLE:
                         break
@@ -1281,8 +1389,21 @@ class FastKingdomSolver(KingdomSolver):
             while True:
                 self._meta[TOP] = scratch._meta[TOP] = 0
                 _enter(
-                    PLAY_CALL, 0, hand, deck, disc, int(trump), packed_abil, packed_pool, need, 0,
-                    self._mem, deadline, self._acc, scratch._mem, ints,
+                    PLAY_CALL,
+                    0,
+                    hand,
+                    deck,
+                    disc,
+                    int(trump),
+                    packed_abil,
+                    packed_pool,
+                    need,
+                    0,
+                    self._mem,
+                    deadline,
+                    self._acc,
+                    scratch._mem,
+                    ints,
                 )
                 if not ints[P_STATUS]:
                     return
@@ -1370,7 +1491,10 @@ class FastKingdomSolver(KingdomSolver):
     def _reserve_growth(self, growth: int) -> None:
         """Count ``growth`` bytes against the memory cap before allocating them (old and new
         arrays are alive while copying); past the deadline if the copy alone would be."""
-        if self.deadline is not None and time.perf_counter() + growth * GROW_SECONDS_PER_BYTE > self.deadline:
+        if (
+            self.deadline is not None
+            and time.perf_counter() + growth * GROW_SECONDS_PER_BYTE > self.deadline
+        ):
             raise TimeLimitExceeded  # the copy alone would run past the deadline (issue 15)
         reserve(growth)
         self._held[0] += growth
@@ -1585,11 +1709,32 @@ def _family(justification, used, abil, roots, fixed, family):
 
 
 @njit(cache=True)
-def _choose_option(board, still, justification, used, roots, fixed, seed, main, scratch, deadline,
-                   family, acc, lone, order2, depth):
+def _choose_option(
+    board,
+    still,
+    justification,
+    used,
+    roots,
+    fixed,
+    seed,
+    main,
+    scratch,
+    deadline,
+    family,
+    acc,
+    lone,
+    order2,
+    depth,
+):
     """The option between debates (``LookaheadPolicy._choose``)."""
-    hand, deck, disc, trump, abil, pool = (board[B_HAND], board[B_DECK], board[B_DISC], board[B_TRUMP],
-                                           board[B_ABIL], board[B_POOL])
+    hand, deck, disc, trump, abil, pool = (
+        board[B_HAND],
+        board[B_DECK],
+        board[B_DISC],
+        board[B_TRUMP],
+        board[B_ABIL],
+        board[B_POOL],
+    )
     n = _family(justification, used, abil, roots, fixed, family)
     best, best_value, best_counts = DEBATE, -1.0, justification
     for f in range(n):
@@ -1599,16 +1744,38 @@ def _choose_option(board, still, justification, used, roots, fixed, seed, main, 
         # The state's value under a restriction is the best of its options' (bit for bit: the
         # same sums), one lookup: while it is no better than the best so far, no option left
         # can be chosen, so the costly ones (an expectation over every draw) are not valued.
-        ceiling = _worth(still, hand, deck, disc, trump, counts, _pool_for(counts, pool), mem,
-                         deadline, acc, depth)
+        ceiling = _worth(
+            still,
+            hand,
+            deck,
+            disc,
+            trump,
+            counts,
+            _pool_for(counts, pool),
+            mem,
+            deadline,
+            acc,
+            depth,
+        )
         if ceiling < 0:
             return np.int64(ceiling), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
         for option in range(COMMERCE + 1):
             if ceiling <= best_value + TIE:
                 break
             meta[TOP] = 0
-            status = _option_vector(option, hand, deck, disc, trump, counts, _pool_for(counts, pool),
-                                    depth, mem, deadline, acc)
+            status = _option_vector(
+                option,
+                hand,
+                deck,
+                disc,
+                trump,
+                counts,
+                _pool_for(counts, pool),
+                depth,
+                mem,
+                deadline,
+                acc,
+            )
             if status == UNUSABLE:
                 continue
             if status < 0:
@@ -1617,10 +1784,18 @@ def _choose_option(board, still, justification, used, roots, fixed, seed, main, 
             if value > best_value + TIE:
                 best, best_value, best_counts = option, value, counts
     hearts = abil >> 8 & 15
-    if (not fixed and abil & 15 and best != MILITARY and best_value < 1 - 1e-9 and still > 0
-            and hand & 0xFF and (deck | disc)):
-        pays = _military_pays(board, still, hearts << 8, best_value, seed, scratch, deadline,
-                              lone, order2, depth)
+    if (
+        not fixed
+        and abil & 15
+        and best != MILITARY
+        and best_value < 1 - 1e-9
+        and still > 0
+        and hand & 0xFF
+        and (deck | disc)
+    ):
+        pays = _military_pays(
+            board, still, hearts << 8, best_value, seed, scratch, deadline, lone, order2, depth
+        )
         if pays < 0:
             return pays, SCRATCH_MEMO
         if pays:
@@ -1667,8 +1842,19 @@ def _military_pays(board, still, after, best_value, seed, scratch, deadline, lon
             copy[B_LEFT] = _shuffle_deck(deck, rng, order)
             _draw(copy, order, rng, draws)
             # the pool as a variable: a literal 0 would compile a second, uncacheable _decide
-            value = _worth(still, copy[B_HAND], copy[B_DECK], copy[B_DISC], trump, after,
-                           _pool_for(after, board[B_POOL]), scratch, deadline, lone, depth)
+            value = _worth(
+                still,
+                copy[B_HAND],
+                copy[B_DECK],
+                copy[B_DISC],
+                trump,
+                after,
+                _pool_for(after, board[B_POOL]),
+                scratch,
+                deadline,
+                lone,
+                depth,
+            )
             if value < 0:
                 return np.int64(value)
             values[count] = value
@@ -1687,11 +1873,30 @@ def _military_pays(board, still, after, best_value, seed, scratch, deadline, lon
 
 
 @njit(cache=True)
-def _choose_answer(board, card, still, justification, used, roots, fixed, main, scratch, deadline,
-                   family, lone, depth):
+def _choose_answer(
+    board,
+    card,
+    still,
+    justification,
+    used,
+    roots,
+    fixed,
+    main,
+    scratch,
+    deadline,
+    family,
+    lone,
+    depth,
+):
     """The answer to the revealed ``card`` (``LookaheadPolicy.answer``)."""
-    hand, deck, disc, trump, abil, pool = (board[B_HAND], board[B_DECK], board[B_DISC], board[B_TRUMP],
-                                           board[B_ABIL], board[B_POOL])
+    hand, deck, disc, trump, abil, pool = (
+        board[B_HAND],
+        board[B_DECK],
+        board[B_DISC],
+        board[B_TRUMP],
+        board[B_ABIL],
+        board[B_POOL],
+    )
     n = _family(justification, used, abil, roots, fixed, family)
     best, best_value, best_counts = -1, -1.0, justification
     answers = _legal(hand, card)
@@ -1704,8 +1909,19 @@ def _choose_answer(board, card, still, justification, used, roots, fixed, main, 
         for f in range(n):
             counts = family[f]
             mem = main if _draws_more(counts) else scratch
-            value = _worth(still - won, child_hand, deck, child_disc, trump, counts,
-                           _pool_for(counts, pool), mem, deadline, lone, depth)
+            value = _worth(
+                still - won,
+                child_hand,
+                deck,
+                child_disc,
+                trump,
+                counts,
+                _pool_for(counts, pool),
+                mem,
+                deadline,
+                lone,
+                depth,
+            )
             if value < 0:
                 return np.int64(value), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
             if value > best_value + TIE:
@@ -1774,12 +1990,31 @@ def _pairs(hand, others, reshuffle, pairs):
 
 
 @njit(cache=True)
-def _choose_discard(board, still, justification, used, roots, fixed, main, scratch, deadline,
-                    family, lone, pairs, depth):
+def _choose_discard(
+    board,
+    still,
+    justification,
+    used,
+    roots,
+    fixed,
+    main,
+    scratch,
+    deadline,
+    family,
+    lone,
+    pairs,
+    depth,
+):
     """Commerce's two discards (``LookaheadPolicy.discard``; the whole hand if it holds two or
     fewer, R3)."""
-    hand, deck, disc, trump, abil, pool = (board[B_HAND], board[B_DECK], board[B_DISC], board[B_TRUMP],
-                                           board[B_ABIL], board[B_POOL])
+    hand, deck, disc, trump, abil, pool = (
+        board[B_HAND],
+        board[B_DECK],
+        board[B_DISC],
+        board[B_TRUMP],
+        board[B_ABIL],
+        board[B_POOL],
+    )
     if popcount(hand) <= 2:
         return hand, justification
     n = _family(justification, used, abil, roots, fixed, family)
@@ -1794,8 +2029,19 @@ def _choose_discard(board, still, justification, used, roots, fixed, main, scrat
         for f in range(n):
             counts = family[f]
             mem = main if _draws_more(counts) else scratch
-            value = _worth(still, hand & ~pair, deck, disc | pair, trump, counts,
-                           _pool_for(counts, pool), mem, deadline, lone, depth)
+            value = _worth(
+                still,
+                hand & ~pair,
+                deck,
+                disc | pair,
+                trump,
+                counts,
+                _pool_for(counts, pool),
+                mem,
+                deadline,
+                lone,
+                depth,
+            )
             if value < 0:
                 return np.int64(value), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
             if value > best_value + TIE:
@@ -1828,8 +2074,23 @@ def _use(board, option, order, rng, pair_choice):
 
 
 @njit(cache=True)
-def _play(state, need, waiting, forced, forced_just, start_just, roots, fixed, seed, rng,
-          main, scratch, deadline, work, depth):
+def _play(
+    state,
+    need,
+    waiting,
+    forced,
+    forced_just,
+    start_just,
+    roots,
+    fixed,
+    seed,
+    rng,
+    main,
+    scratch,
+    deadline,
+    work,
+    depth,
+):
     """One playout of the policy from ``state`` (``play_lookahead``): its wins, or a negative
     status and which memo gave it. ``waiting``: a revealed card to answer first (-1: none);
     ``forced``: the first decision (an option, or the answer while waiting; -1: none), after
@@ -1845,8 +2106,21 @@ def _play(state, need, waiting, forced, forced_just, start_just, roots, fixed, s
             answer = forced
             justification = forced_just
         else:
-            answer, justification = _choose_answer(board, waiting, need, justification, used,
-                                                   roots, fixed, main, scratch, deadline, family, lone, depth)
+            answer, justification = _choose_answer(
+                board,
+                waiting,
+                need,
+                justification,
+                used,
+                roots,
+                fixed,
+                main,
+                scratch,
+                deadline,
+                family,
+                lone,
+                depth,
+            )
             if answer < 0:
                 return answer, justification
         _answer(board, waiting, answer)
@@ -1858,17 +2132,44 @@ def _play(state, need, waiting, forced, forced_just, start_just, roots, fixed, s
             forced = -1
             justification = forced_just
         else:
-            option, justification = _choose_option(board, still, justification, used, roots, fixed,
-                                                   seed, main, scratch, deadline, family, acc, lone,
-                                                   order2, depth)
+            option, justification = _choose_option(
+                board,
+                still,
+                justification,
+                used,
+                roots,
+                fixed,
+                seed,
+                main,
+                scratch,
+                deadline,
+                family,
+                acc,
+                lone,
+                order2,
+                depth,
+            )
             if option < 0:
                 return option, justification
         if option == DEBATE:
             card = _next_card(board, order, rng)
             if card < 0:
                 break  # R2: no debate can be held
-            answer, justification = _choose_answer(board, card, still, justification, used, roots,
-                                                   fixed, main, scratch, deadline, family, lone, depth)
+            answer, justification = _choose_answer(
+                board,
+                card,
+                still,
+                justification,
+                used,
+                roots,
+                fixed,
+                main,
+                scratch,
+                deadline,
+                family,
+                lone,
+                depth,
+            )
             if answer < 0:
                 return answer, justification
             _answer(board, card, answer)
@@ -1876,8 +2177,21 @@ def _play(state, need, waiting, forced, forced_just, start_just, roots, fixed, s
         used |= 1 << _suit_of(option)
         _use(board, option, order, rng, 0)
         if option == COMMERCE:
-            pair, justification = _choose_discard(board, still, justification, used, roots, fixed,
-                                                  main, scratch, deadline, family, lone, pairs, depth)
+            pair, justification = _choose_discard(
+                board,
+                still,
+                justification,
+                used,
+                roots,
+                fixed,
+                main,
+                scratch,
+                deadline,
+                family,
+                lone,
+                pairs,
+                depth,
+            )
             if pair < 0:
                 return pair, justification
             board[B_HAND] &= ~pair
@@ -1907,8 +2221,20 @@ def _answer(board, card, answer):
 
 
 # The int64 array ``ints`` of a batch of playouts: its arguments, then what it returns.
-(P_WAITING, P_FORCED, P_POLICY_JUST, P_BASE_JUST, P_FORCED_JUST, P_SEED, P_FIRST, P_COUNT,
- P_DONE, P_STATUS, P_WHICH, P_ROOTS) = range(12)
+(
+    P_WAITING,
+    P_FORCED,
+    P_POLICY_JUST,
+    P_BASE_JUST,
+    P_FORCED_JUST,
+    P_SEED,
+    P_FIRST,
+    P_COUNT,
+    P_DONE,
+    P_STATUS,
+    P_WHICH,
+    P_ROOTS,
+) = range(12)
 P_ROOT_SLOTS = 4  # at most this many roots; the wins follow them, then the base's wins
 
 
@@ -1922,14 +2248,20 @@ def _play_batch(hand, deck, disc, trump, abil, pool, need, ints, main, scratch, 
     (-1: none), after which both play from ``forced_just``. Returns the playouts done; when not
     all, the kernel's negative status and which memo gave it are in ``ints`` (the unfinished
     playout is to be played again)."""
-    work = (np.zeros(8, dtype=np.int64), np.zeros(40, dtype=np.int64), np.zeros(40, dtype=np.int64),
-            np.zeros(MAX_FAMILY, dtype=np.int64), np.zeros(WIDTH), np.zeros(WIDTH),
-            np.zeros(32 * 31 // 2, dtype=np.int64))
+    work = (
+        np.zeros(8, dtype=np.int64),
+        np.zeros(40, dtype=np.int64),
+        np.zeros(40, dtype=np.int64),
+        np.zeros(MAX_FAMILY, dtype=np.int64),
+        np.zeros(WIDTH),
+        np.zeros(WIDTH),
+        np.zeros(32 * 31 // 2, dtype=np.int64),
+    )
     state = np.array([hand, deck, disc, trump, abil, pool], dtype=np.int64)
     n_roots = 0
     while n_roots < P_ROOT_SLOTS and ints[P_ROOTS + n_roots] >= 0:
         n_roots += 1
-    roots = ints[P_ROOTS:P_ROOTS + n_roots]
+    roots = ints[P_ROOTS : P_ROOTS + n_roots]
     waiting, forced, forced_just = ints[P_WAITING], ints[P_FORCED], ints[P_FORCED_JUST]
     policy_just, base_just = ints[P_POLICY_JUST], ints[P_BASE_JUST]
     seed = np.uint64(ints[P_SEED])
@@ -1939,13 +2271,43 @@ def _play_batch(hand, deck, disc, trump, abil, pool, need, ints, main, scratch, 
     ints[P_STATUS] = 0
     for i in range(ints[P_DONE], count):
         rng[0] = _u_combine(seed, first + i)
-        made, which = _play(state, need, waiting, forced, forced_just, policy_just, roots, False,
-                            seed, rng, main, scratch, deadline, work, depth)
+        made, which = _play(
+            state,
+            need,
+            waiting,
+            forced,
+            forced_just,
+            policy_just,
+            roots,
+            False,
+            seed,
+            rng,
+            main,
+            scratch,
+            deadline,
+            work,
+            depth,
+        )
         if made >= 0 and base_just >= 0:
             ints[wins + i] = made
             rng[0] = _u_combine(seed, first + i)
-            made, which = _play(state, need, waiting, forced, forced_just, base_just, roots, True,
-                                seed, rng, main, scratch, deadline, work, depth)
+            made, which = _play(
+                state,
+                need,
+                waiting,
+                forced,
+                forced_just,
+                base_just,
+                roots,
+                True,
+                seed,
+                rng,
+                main,
+                scratch,
+                deadline,
+                work,
+                depth,
+            )
             if made >= 0:
                 ints[wins + count + i] = made
         elif made >= 0:

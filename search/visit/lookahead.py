@@ -34,14 +34,7 @@ import math
 from collections.abc import Iterable, Sequence
 from weakref import WeakKeyDictionary
 
-from ..game import (
-    Stream,
-    debate_won,
-    iter_bits,
-    legal_answer_mask,
-    military_draws,
-    military_usable,
-)
+from ..game import Stream, debate_won, iter_bits, legal_answer_mask, military_draws, military_usable
 from ..infra import BudgetExceeded, MemoryLimitExceeded, WorkLimitExceeded, wilson_interval
 from .playout import Playout
 from .reference import CLUBS, DIAMONDS, HEARTS, SPADES, TIE, KingdomSolver, all_pairs, discard_pairs
@@ -94,8 +87,14 @@ class LookaheadPolicy:
     restrictions, as suit sets; ``solver`` holds their memos. Call :meth:`start` before each
     playout."""
 
-    def __init__(self, solver: KingdomSolver, roots: Iterable[Iterable[int]], seed: int = 0,
-                 scratch: KingdomSolver | None = None, fixed: bool = False) -> None:
+    def __init__(
+        self,
+        solver: KingdomSolver,
+        roots: Iterable[Iterable[int]],
+        seed: int = 0,
+        scratch: KingdomSolver | None = None,
+        fixed: bool = False,
+    ) -> None:
         self.solver = solver
         self.fixed = fixed  # play the base restriction exactly, never another
         self.scratch = scratch or type(solver)()
@@ -108,22 +107,36 @@ class LookaheadPolicy:
     def base(self, state: tuple, need: int, waiting: int | None = None) -> tuple[frozenset, float]:
         """The solved restriction (or ♥♠) best for ``need`` more wins at ``state`` (``waiting``:
         a revealed card to answer first), and its exact chance."""
-        return self._best_restriction(state, lambda solver, counts: max(
-            solver.worth(need - won, *_with(child, counts)) for won, child in _children(state, waiting)))
+        return self._best_restriction(
+            state,
+            lambda solver, counts: max(
+                solver.worth(need - won, *_with(child, counts))
+                for won, child in _children(state, waiting)
+            ),
+        )
 
-    def option_base(self, state: tuple, need: int, forced: tuple,
-                    waiting: int | None = None) -> tuple[frozenset, float]:
+    def option_base(
+        self, state: tuple, need: int, forced: tuple, waiting: int | None = None
+    ) -> tuple[frozenset, float]:
         """The solved restriction (or ♥♠) best for ``need`` more wins after the ``forced``
         first decision (an option label, or ``("answer", card)`` while ``waiting``), and its
         exact chance: a proven lower bound on that decision's chance with every ability."""
         if waiting is not None:
+
             def value(solver: KingdomSolver, counts: tuple) -> float | None:
-                return next((solver.worth(need - won, *_with(child, counts))
-                             for won, child, answer in _answers(state, waiting) if answer == forced[1]),
-                            None)
+                return next(
+                    (
+                        solver.worth(need - won, *_with(child, counts))
+                        for won, child, answer in _answers(state, waiting)
+                        if answer == forced[1]
+                    ),
+                    None,
+                )
         else:
+
             def value(solver: KingdomSolver, counts: tuple) -> float | None:
                 return dict(solver.option_worths(need, *_with(state, counts))).get(forced)
+
         suits, best_value = self._best_restriction(state, value)
         return suits, max(best_value, 0.0)
 
@@ -191,10 +204,16 @@ class LookaheadPolicy:
             for label, value in self._solver(counts).option_worths(still, *_with(state, counts)):
                 if value > best_value + TIE:
                     best, best_value, best_counts = label, value, counts
-        if (not self.fixed and abil[CLUBS] and best[0] != "C" and best_value < 1 - 1e-9 and still > 0
-                and military_usable(game.hand, game.deck, game.disc)):
-            if self._military_pays(game, still, (0, 0, abil[HEARTS], 0), best_value):
-                best, best_counts = ("C",), (1, 0, abil[HEARTS], 0)
+        if (
+            not self.fixed
+            and abil[CLUBS]
+            and best[0] != "C"
+            and best_value < 1 - 1e-9
+            and still > 0
+            and military_usable(game.hand, game.deck, game.disc)
+            and self._military_pays(game, still, (0, 0, abil[HEARTS], 0), best_value)
+        ):
+            best, best_counts = ("C",), (1, 0, abil[HEARTS], 0)
         return best, spent(best_counts, best[0])
 
     def military_stream(self, game: Playout, still: int):
@@ -209,7 +228,9 @@ class LookaheadPolicy:
         values: list[float] = []
         for stage in MILITARY_STAGES:
             while len(values) < stage:
-                copy = Playout((game.hand, game.deck, game.disc, game.trump, after, game.pool), stream)
+                copy = Playout(
+                    (game.hand, game.deck, game.disc, game.trump, after, game.pool), stream
+                )
                 copy.draw(military_draws(game.hand))
                 values.append(float(self.scratch.worth(still, *copy.state())))
             mean = sum(values) / len(values)
@@ -226,7 +247,14 @@ class LookaheadPolicy:
         family = self._family(abil)
         for answer in iter_bits(legal_answer_mask(hand, card)):
             won = debate_won(card, answer, trump)
-            child = (hand & ~(1 << answer), deck, disc | (1 << card) | (0 if won else 1 << answer), trump, abil, pool)
+            child = (
+                hand & ~(1 << answer),
+                deck,
+                disc | (1 << card) | (0 if won else 1 << answer),
+                trump,
+                abil,
+                pool,
+            )
             for counts in family:
                 value = self._solver(counts).worth(still - won, *_with(child, counts))
                 if value > best_value + TIE:
@@ -252,9 +280,15 @@ class LookaheadPolicy:
         return best
 
 
-def play_lookahead(policy: LookaheadPolicy, state: tuple, need: int, stream: Stream,
-                   waiting: int | None = None, forced: tuple | None = None,
-                   forced_suits: Iterable[int] = SWAP) -> int:
+def play_lookahead(
+    policy: LookaheadPolicy,
+    state: tuple,
+    need: int,
+    stream: Stream,
+    waiting: int | None = None,
+    forced: tuple | None = None,
+    forced_suits: Iterable[int] = SWAP,
+) -> int:
     """Play one visit to its end with ``policy`` from ``state`` (``need`` wins wanted); returns
     the wins made. ``waiting``: a revealed card to answer first; ``forced``: the first decision
     (an option label, or ``("answer", card index)`` while ``waiting``), whatever the policy
@@ -288,11 +322,13 @@ def play_lookahead(policy: LookaheadPolicy, state: tuple, need: int, stream: Str
                 break  # R2: no debate can be held
             game.answer(card, policy.answer(game, card, still))
             continue
-        game.use(label, lambda: policy.discard(game, still))
+        game.use(label, lambda: policy.discard(game, still))  # noqa: B023 - called now
     return game.wins
 
 
-def paired_difference(first: Sequence[bool], second: Sequence[bool]) -> tuple[float, tuple[float, float]]:
+def paired_difference(
+    first: Sequence[bool], second: Sequence[bool]
+) -> tuple[float, tuple[float, float]]:
     """The mean difference of successes of two policies played on the same deck orders
     (the first ``min(len)`` playouts of each), with a 95% interval. The interval bounds the
     two discordance rates separately (Wilson each), so it stays honest when few disagree."""
@@ -304,7 +340,9 @@ def paired_difference(first: Sequence[bool], second: Sequence[bool]) -> tuple[fl
     return (gains - losses) / n, (gain_low - loss_high, gain_high - loss_low)
 
 
-def paired_estimate(exact_base: float, pairs: list[tuple[bool, bool]]) -> tuple[float, tuple[float, float]]:
+def paired_estimate(
+    exact_base: float, pairs: list[tuple[bool, bool]]
+) -> tuple[float, tuple[float, float]]:
     """The policy's chance from playouts paired with its base's on the same deck orders:
     the base's exact chance plus the mean difference of successes (a control variate), and a
     95% interval of that chance (:func:`paired_difference`). ``pairs``: (policy hit, base hit)
@@ -321,8 +359,13 @@ def _answers(state: tuple, waiting: int) -> list[tuple[bool, tuple, int]]:
     for answer in iter_bits(legal_answer_mask(hand, waiting)):
         won = debate_won(waiting, answer, trump)
         lost = 0 if won else 1 << answer
-        answers.append((won, (hand & ~(1 << answer), deck, disc | (1 << waiting) | lost, trump, abil, pool),
-                        answer))
+        answers.append(
+            (
+                won,
+                (hand & ~(1 << answer), deck, disc | (1 << waiting) | lost, trump, abil, pool),
+                answer,
+            )
+        )
     return answers
 
 
@@ -334,14 +377,25 @@ def _children(state: tuple, waiting: int | None) -> list[tuple[bool, tuple]]:
     return [(won, child) for won, child, _ in _answers(state, waiting)]
 
 
-ROOT_RESTRICTIONS = ((DIAMONDS, HEARTS, SPADES), (CLUBS,), (DIAMONDS,), (CLUBS, DIAMONDS, HEARTS, SPADES))
+ROOT_RESTRICTIONS = (
+    (DIAMONDS, HEARTS, SPADES),
+    (CLUBS,),
+    (DIAMONDS,),
+    (CLUBS, DIAMONDS, HEARTS, SPADES),
+)
 """The restrictions solved for the policy, in order: ♦ alone only where ♦♥♠ did not finish,
 and last every ability (where that finishes, the policy is best play)."""
 
 
-def solve_roots(solver: KingdomSolver, state: tuple, waiting: int | None, deadline: float | None,
-                restrictions: tuple = ROOT_RESTRICTIONS, work: int | None = None,
-                cuts: list | None = None) -> list[tuple]:
+def solve_roots(
+    solver: KingdomSolver,
+    state: tuple,
+    waiting: int | None,
+    deadline: float | None,
+    restrictions: tuple = ROOT_RESTRICTIONS,
+    work: int | None = None,
+    cuts: list | None = None,
+) -> list[tuple]:
     """Solve the restrictions of :data:`ROOT_RESTRICTIONS` that hold a drawing ability of
     ``state`` exactly, before ``deadline`` (and, with ``work``, within that many kernel
     lookups in all: a limit that does not depend on the machine); returns those solved (suit sets).

@@ -16,8 +16,14 @@ class LookaheadRun:
     """What :func:`lookahead_playouts` played: each playout's wins, (policy hit, base hit)
     pairs where a base was played beside it, and the base's exact chance."""
 
-    def __init__(self, wins: list[int], pairs: list[tuple[bool, bool]], base_value: float,
-                 roots: list[tuple], clock_cut: bool = False) -> None:
+    def __init__(
+        self,
+        wins: list[int],
+        pairs: list[tuple[bool, bool]],
+        base_value: float,
+        roots: list[tuple],
+        clock_cut: bool = False,
+    ) -> None:
         self.wins, self.pairs, self.base_value, self.roots = wins, pairs, base_value, roots
         self.clock_cut = clock_cut  # the clock, not the work asked for, ended something
 
@@ -30,8 +36,9 @@ def compiled(solver: KingdomSolver) -> bool:
 
 def _compiled_batch(policy, base, state, need, seed, first, count, waiting, forced, suits, end):
     """Playouts ``first ..`` of ``policy`` and ``base`` on the same deck orders, compiled."""
-    return compiled_playouts(policy, base, state, need, seed, first, count, waiting, forced, suits,
-                             deadline=end)
+    return compiled_playouts(
+        policy, base, state, need, seed, first, count, waiting, forced, suits, deadline=end
+    )
 
 
 def _python_batch(policy, base, state, need, seed, first, count, waiting, forced, suits, end):
@@ -39,17 +46,33 @@ def _python_batch(policy, base, state, need, seed, first, count, waiting, forced
     (the reference solver's); the solvers' deadline is ``end``."""
     made, hits = [], []
     for i in range(first, first + count):
-        made.append(play_lookahead(policy, state, need, SplitMixStream(playout_seed(seed, i)),
-                                   waiting, forced, suits))
-        hits.append(play_lookahead(base, state, need, SplitMixStream(playout_seed(seed, i)),
-                                   waiting, forced, suits))
+        made.append(
+            play_lookahead(
+                policy, state, need, SplitMixStream(playout_seed(seed, i)), waiting, forced, suits
+            )
+        )
+        hits.append(
+            play_lookahead(
+                base, state, need, SplitMixStream(playout_seed(seed, i)), waiting, forced, suits
+            )
+        )
     return made, hits
 
 
-def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int, budget_end: float,
-                       roots_end: float, waiting: int | None = None, forced: tuple | None = None,
-                       batch: int = 64, roots_work: int | None = None,
-                       playouts: int | None = None, first: int = 0) -> LookaheadRun:
+def lookahead_playouts(
+    solver: KingdomSolver,
+    state: tuple,
+    need: int,
+    seed: int,
+    budget_end: float,
+    roots_end: float,
+    waiting: int | None = None,
+    forced: tuple | None = None,
+    batch: int = 64,
+    roots_work: int | None = None,
+    playouts: int | None = None,
+    first: int = 0,
+) -> LookaheadRun:
     """Seeded playouts of the lookahead policy from ``state`` until ``budget_end`` (its
     restrictions solved before ``roots_end``), compiled with the compiled solver
     (:mod:`.fastplay`), in whole batches of 1, 2, 4, ... up to ``batch`` playouts (fixed by
@@ -88,8 +111,19 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
         while len(wins) < wanted and time.perf_counter() < budget_end:
             size = int(min(size, wanted - len(wins)))
             policy.tidy()
-            made, hits = play(policy, base, state, need, seed, first + len(wins), size, waiting,
-                              forced, suits, budget_end)
+            made, hits = play(
+                policy,
+                base,
+                state,
+                need,
+                seed,
+                first + len(wins),
+                size,
+                waiting,
+                forced,
+                suits,
+                budget_end,
+            )
             wins.extend(made)
             pairs.extend((won == need, hit == need) for won, hit in zip(made, hits))
             size = min(2 * size, batch)  # 1, 2, 4, ... batch: a cut batch costs little
@@ -99,4 +133,6 @@ def lookahead_playouts(solver: KingdomSolver, state: tuple, need: int, seed: int
     finally:
         for one in (solver, policy.scratch):
             one.deadline = None
-    return LookaheadRun(wins, pairs, base_value, roots, bool(cuts) or len(wins) < wanted < float("inf"))
+    return LookaheadRun(
+        wins, pairs, base_value, roots, bool(cuts) or len(wins) < wanted < float("inf")
+    )

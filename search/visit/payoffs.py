@@ -48,7 +48,9 @@ class PayoffSolver(KingdomSolver):
         super().__init__(**options)
         self.payoffs = payoffs
 
-    def value(self, hand: int, deck: int, disc: int, trump: int, abil: tuple, pool: tuple, need: int) -> float:
+    def value(
+        self, hand: int, deck: int, disc: int, trump: int, abil: tuple, pool: tuple, need: int
+    ) -> float:
         """The expected payoff of a DECIDE node for ``need`` more wins."""
         return self.worth(need, hand, deck, disc, trump, tuple(abil), tuple(pool))
 

@@ -76,7 +76,9 @@ class Position:
             raise InvalidPositionError(f"the waiting card {self.waiting.ascii()} is already placed")
         counts = self.abilities.counts
         if min(counts) < 0 or max(counts) > 3:
-            raise InvalidPositionError("impossible ability counts: at most a Jack and 2 supporters a suit")
+            raise InvalidPositionError(
+                "impossible ability counts: at most a Jack and 2 supporters a suit"
+            )
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,7 @@ class Option:
 
     def describe(self, ascii: bool = True) -> str:
         """A short text such as ``answer 7H`` or ``Politics -> trump D``."""
+
         def suit_text(s: Suit) -> str:
             return s.letter if ascii else s.symbol
 
@@ -189,7 +192,6 @@ def root_state(position: Position) -> tuple:
     )
 
 
-
 def option_of_label(label: tuple) -> Option:
     """The option a label of ``KingdomSolver.options`` stands for."""
     if label[0] == "debate":
@@ -208,8 +210,11 @@ def action_of_label(visit: VisitState, label: tuple) -> Debate | UseAbility:
     suit = Suit.from_letter(label[0])
     target = None
     if suit is Suit.SPADES:
-        target = next(p for p, ruler in enumerate(visit.rulers, 1)
-                      if ruler is not None and p != visit.position and ruler.suit.value == label[1])
+        target = next(
+            p
+            for p, ruler in enumerate(visit.rulers, 1)
+            if ruler is not None and p != visit.position and ruler.suit.value == label[1]
+        )
     return UseAbility(suit, ability_sources(visit, suit)[0], target)
 
 

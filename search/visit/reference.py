@@ -293,7 +293,9 @@ class KingdomSolver:
         Python objects are counted at an estimate a state)."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise TimeLimitExceeded
-        size = (len(self.memo) + len(self.dist_memo)) * (STATE_BYTES_EXACT if self.exact else STATE_BYTES)
+        size = (len(self.memo) + len(self.dist_memo)) * (
+            STATE_BYTES_EXACT if self.exact else STATE_BYTES
+        )
         if size > memory_limit() - reserved_memory():
             raise MemoryLimitExceeded(f"the reference memo would pass {memory_limit() >> 20} MiB")
 
@@ -419,7 +421,14 @@ class KingdomSolver:
                 outcomes = self.debate_outcomes(hand, deck, disc, trump, abil, pool, merge)
             elif kind == "H":
                 trumps = hand & SUIT_MASKS[trump]
-                state = (hand & ~trumps, deck, (disc | trumps) & keep, trump, _less(abil, HEARTS), pool)
+                state = (
+                    hand & ~trumps,
+                    deck,
+                    (disc | trumps) & keep,
+                    trump,
+                    _less(abil, HEARTS),
+                    pool,
+                )
                 outcomes = [(self.one, [(False, state)])]
             elif kind == "S":
                 suit = label[1]
@@ -435,7 +444,9 @@ class KingdomSolver:
                     for w, h, d, x in self.draws(hand, deck, disc, military_draws(hand))
                 ]
             else:
-                outcomes = self._commerce_outcomes(hand, deck, disc, trump, _less(abil, DIAMONDS), pool, merge, keep)
+                outcomes = self._commerce_outcomes(
+                    hand, deck, disc, trump, _less(abil, DIAMONDS), pool, merge, keep
+                )
             result.append((label, outcomes))
         return result
 
@@ -486,10 +497,22 @@ class KingdomSolver:
             weight = Fraction(count, size) if self.exact else count / size
             deck2 = deck & ~card
             if merge:  # the discard pile no longer matters (see options)
-                choices = [(won, (hand & ~answer, deck2, 0, trump, abil, pool)) for answer, won in answers]
+                choices = [
+                    (won, (hand & ~answer, deck2, 0, trump, abil, pool)) for answer, won in answers
+                ]
             else:
                 choices = [
-                    (won, (hand & ~answer, deck2, disc | card | (0 if won else answer), trump, abil, pool))
+                    (
+                        won,
+                        (
+                            hand & ~answer,
+                            deck2,
+                            disc | card | (0 if won else answer),
+                            trump,
+                            abil,
+                            pool,
+                        ),
+                    )
                     for answer, won in answers
                 ]
             outcomes.append((weight, choices))
@@ -568,4 +591,3 @@ def _less(abil, suit):
     counts = list(abil)
     counts[suit] -= 1
     return tuple(counts)
-

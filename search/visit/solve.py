@@ -34,7 +34,9 @@ QUICK_SECONDS = 0.3
 compiled kernel takes over (loading numba and the kernel costs about 0.8 s)."""
 
 
-def root_options(solver: KingdomSolver, position: Position) -> list[tuple[Option, tuple, list | None]]:
+def root_options(
+    solver: KingdomSolver, position: Position
+) -> list[tuple[Option, tuple, list | None]]:
     """Each option at the root: (option, value vector over needs, its outcomes or None).
     Between debates the options are valued by the solver (compiled, for floats) and their
     outcomes are not listed: the distribution is then asked of the root itself."""

@@ -10,7 +10,7 @@ distinguish. Everything is cached per byte pattern.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 BYTE = 0xFF  # one suit of a 32-card mask: 8 ranks
@@ -18,7 +18,7 @@ BYTE = 0xFF  # one suit of a 32-card mask: 8 ranks
 HAND, DECK, DISCARD = 1, 2, 3
 
 
-@lru_cache(maxsize=None)
+@cache
 def signature(hand: int, deck: int, discard: int = 0) -> int:
     """The interleaving of one suit's piles as base-4 digits (lowest rank first), with a
     leading 1 so that lengths differ.
@@ -61,13 +61,13 @@ def _runs(mine: int, others: int) -> list[list[int]]:
     return runs
 
 
-@lru_cache(maxsize=None)
+@cache
 def hand_runs(hand: int, others: int) -> tuple[int, ...]:
     """One representative bit (the lowest) per run of equivalent hand cards."""
     return tuple(run[0] for run in _runs(hand, others))
 
 
-@lru_cache(maxsize=None)
+@cache
 def hand_run_pairs(hand: int, others: int) -> tuple[int, ...]:
     """Two-card subsets of the hand up to equivalence, as byte masks."""
     runs = _runs(hand, others)
@@ -76,8 +76,10 @@ def hand_run_pairs(hand: int, others: int) -> tuple[int, ...]:
     return tuple(pairs)
 
 
-@lru_cache(maxsize=None)
-def reveal_classes(hand: int, deck: int) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
+@cache
+def reveal_classes(
+    hand: int, deck: int
+) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
     """Deck cards of one suit grouped by the hand cards above them.
 
     Each entry: (representative deck bit, how many deck cards share it, hand
@@ -93,7 +95,7 @@ def reveal_classes(hand: int, deck: int) -> tuple[tuple[int, int, tuple[int, ...
     return tuple(classes)
 
 
-@lru_cache(maxsize=None)
+@cache
 def draw_subsets(hand: int, deck: int, discard: int, count: int) -> tuple[tuple[int, int], ...]:
     """The ``count``-card subsets of this suit's deck grouped by the pattern they leave.
 
