@@ -204,3 +204,17 @@ def test_a_new_ranking_starts_the_shared_solver_afresh_past_its_size(monkeypatch
     advice.solve_shared_roots(first, 30.0)
     assert solver.state_count() > alone
     assert advice.solve_shared_roots(second, 30.0)[0] == bound  # the same bound either way
+
+
+def test_a_forced_draw_no_solved_restriction_holds_is_estimated_unpaired() -> None:
+    """Seen in `move`: Military forced where ♣ was not solved had a base of ♥♠ valued 0 but
+    played well, so base 0 + (policy - base) showed 0% beside an 83% hit rate. No restriction
+    holds the decision: option_base says so (-1) and the run has no pairs, so the estimate is
+    the policy's own success rate."""
+    need = 5
+    policy = LookaheadPolicy(make_solver(), [], seed=3)
+    assert policy.option_base(STATE, need, ("C",))[1] == -1
+    run = lookahead_playouts(
+        make_solver(), STATE, need, 3, NEVER, None, forced=("C",), playouts=30, roots_work=1
+    )
+    assert run.wins and run.pairs == [] and run.base_value == 0.0

@@ -120,7 +120,9 @@ class LookaheadPolicy:
     ) -> tuple[frozenset, float]:
         """The solved restriction (or ♥♠) best for ``need`` more wins after the ``forced``
         first decision (an option label, or ``("answer", card)`` while ``waiting``), and its
-        exact chance: a proven lower bound on that decision's chance with every ability."""
+        exact chance: a proven lower bound on that decision's chance with every ability; -1
+        where no solved restriction holds the decision (a drawing ability whose restriction
+        did not finish): the base then has no exact chance to pair with."""
         if waiting is not None:
 
             def value(solver: KingdomSolver, counts: tuple) -> float | None:
@@ -137,8 +139,7 @@ class LookaheadPolicy:
             def value(solver: KingdomSolver, counts: tuple) -> float | None:
                 return dict(solver.option_worths(need, *_with(state, counts))).get(forced)
 
-        suits, best_value = self._best_restriction(state, value)
-        return suits, max(best_value, 0.0)
+        return self._best_restriction(state, value)
 
     def _best_restriction(self, state: tuple, value) -> tuple[frozenset, float]:
         """Of ♥♠ and the solved restrictions, the one whose ``value(solver, counts)`` is highest

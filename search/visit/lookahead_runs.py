@@ -51,11 +51,12 @@ def _python_batch(policy, base, state, need, seed, first, count, waiting, forced
                 policy, state, need, SplitMixStream(playout_seed(seed, i)), waiting, forced, suits
             )
         )
-        hits.append(
-            play_lookahead(
-                base, state, need, SplitMixStream(playout_seed(seed, i)), waiting, forced, suits
+        if base is not None:
+            hits.append(
+                play_lookahead(
+                    base, state, need, SplitMixStream(playout_seed(seed, i)), waiting, forced, suits
+                )
             )
-        )
     return made, hits
 
 
@@ -105,7 +106,10 @@ def lookahead_playouts(
                 suits, base_value = policy.option_base(state, need, forced, waiting)
         except BudgetExceeded:  # no time or room left to value the bases: no base, no playout
             return LookaheadRun([], [], 0.0, roots, True)
-        base = LookaheadPolicy(solver, [suits], seed=seed, scratch=policy.scratch, fixed=True)
+        base = None
+        if base_value >= 0:  # else no exact chance to pair with: the plain success rate
+            base = LookaheadPolicy(solver, [suits], seed=seed, scratch=policy.scratch, fixed=True)
+        base_value = max(base_value, 0.0)
         play = _compiled_batch if compiled(solver) else _python_batch
         size = 1
         while len(wins) < wanted and time.perf_counter() < budget_end:
