@@ -38,6 +38,8 @@ ODDS = [
     "CDHS",
     "--pool",
     "C D S S C H D",
+    "--time-limit",
+    "4",  # under 600,000 KB the system first refuses the memo memory about 2 s in
     "--json",
 ]
 
