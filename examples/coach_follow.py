@@ -93,11 +93,11 @@ def supporters_line(session: Path) -> str:
     """How many supporters the followed advice spent, and how many of them for less than the
     point each costs: the chance gained over the best free option times the visit's stake
     (issue 38)."""
-    import json
+    from advisor.session import SessionError, load
 
     try:
-        events = json.loads(session.read_text())["events"]
-    except (OSError, ValueError, KeyError):
+        events = load(session).events
+    except (OSError, SessionError):
         return "supporters: the session file could not be read"
     gains = []
     for event in events:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..game import Card, CardSet, Ruler, Suit, TourState
+from ..game import Card, CardSet, Ruler, Suit, TourState, legal_answers
 from ..infra import wilson_interval
 from ..visit import (
     Abilities,
@@ -246,7 +246,7 @@ def _one_legal_answer(position: Position) -> bool:
     """Whether a ruler's card waits and the hand has one legal answer to it (§2.3: follow suit
     if you can)."""
     waiting = position.waiting
-    return waiting is not None and len(position.hand.of_suit(waiting.suit) or position.hand) == 1
+    return waiting is not None and len(legal_answers(position.hand, waiting)) == 1
 
 
 def _estimate_leaders(position: Position, seconds: float) -> list:
