@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
-from ..game import Suit
+from ..game import Suit, legal_answers
 from ..infra import process_pool
 from ..visit import (
     BudgetExceeded,
@@ -228,7 +228,7 @@ def estimate_options(
     hand, deck, disc, trump, abil, pool = root_state(position)
     labelled: list[tuple[Option, tuple]] = []
     if position.waiting is not None:
-        for card in position.hand.of_suit(position.waiting.suit) or position.hand:
+        for card in legal_answers(position.hand, position.waiting):
             labelled.append((Option("answer", card=card), ("answer", card.index)))
     else:
         for label in make_solver().option_labels(hand, deck, disc, trump, abil, pool):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
-from ..game import wins_debate
+from ..game import legal_answers, wins_debate
 from ..infra import BudgetExceeded, MemoryLimitExceeded
 from .estimate import estimate_kingdom
 from .position import (
@@ -51,8 +51,7 @@ def root_options(
     if position.waiting is not None:
         waiting = position.waiting
         result = []
-        follow = position.hand.of_suit(waiting.suit) or position.hand
-        for card in follow:
+        for card in legal_answers(position.hand, waiting):
             won = wins_debate(waiting, card, position.trump)
             lost_to = 0 if won else card.bit
             state = (hand & ~card.bit, deck, disc | waiting.bit | lost_to, trump, abil, pool)
