@@ -20,12 +20,12 @@ from rich.table import Table
 from rich.text import Text
 
 from search.game import Suit, TourState
-from search.tours import COLUMNS, Chance, VisitAdvice
+from search.tours import COLUMNS, Chance, Column, VisitAdvice
 
 from .notation import cards_text, ruler_str, ruler_text, suit_str
 from .tables import BEST_STYLE, chance_text, mini_bar
 
-COLUMN_TITLES = {"none": "none", "jacks": "Jacks", "all": "all"}
+COLUMN_TITLES = {Column.NONE: "none", Column.JACKS: "Jacks", Column.ALL: "all"}
 ASCII_SIMPLE_HEAD = box.Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
 """rich's SIMPLE_HEAD drawn in ASCII: a rule under the header, no other lines."""
 
@@ -39,7 +39,11 @@ def _column_title(column: str, ascii: bool) -> str:
 
 def _column_name(column: str) -> str:
     if column in COLUMN_TITLES:
-        return {"none": "no ability", "jacks": "all four Jacks", "all": "every ability"}[column]
+        return {
+            Column.NONE: "no ability",
+            Column.JACKS: "all four Jacks",
+            Column.ALL: "every ability",
+        }[column]
     if len(column) > 1:  # a subset solved only as a lower bound
         return " and ".join(Suit.from_letter(letter).ability for letter in column)
     suit = Suit.from_letter(column)
@@ -59,7 +63,7 @@ def _chance_cell(chance: Chance, best: bool, ascii: bool) -> Text:
 def advice_reason(advice: VisitAdvice, ascii: bool = False) -> str:
     """One line: the recommended kingdom and why."""
     best = advice.recommended
-    chance = best.chance("all")
+    chance = best.chance(Column.ALL)
     value = best.tour_value
     return (
         f"Visit kingdom {best.position} ({ruler_str(best.ruler, ascii)}, target {best.target}): "

@@ -9,14 +9,16 @@ import typer
 from search.game import Suit, TourState
 from search.tours import (
     COLUMNS,
+    Column,
     MoveAdvice,
+    Objective,
     VisitAdvice,
     advise_visit,
     rank_moves,
     visit_abilities,
     visit_position,
 )
-from search.visit import Abilities
+from search.visit import Abilities, Budget, Search
 
 from . import advice_tables, move_tables, tables
 from .notation import parse_card, parse_suits
@@ -109,9 +111,9 @@ def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
             "position": best.position,
             "ruler": best.ruler.ascii(),
             "target": best.target,
-            "chance": best.chance("all").value,
-            "estimate": best.chance("all").estimate,
-            "kind": best.chance("all").kind,
+            "chance": best.chance(Column.ALL).value,
+            "estimate": best.chance(Column.ALL).estimate,
+            "kind": best.chance(Column.ALL).kind,
             "tour_value": _tour_value_json(best.tour_value),
             "reason": advice_tables.advice_reason(advice, ascii=True),
             # kingdoms the budget's open cells leave able to pass it: a longer limit decides
@@ -152,7 +154,7 @@ def advise(
     First edition: each kingdom's expected reputation spent, exact-target chance and misses."""
     cards = visit_hand(hand)
     check_seconds(time_limit, "--time-limit")
-    if objective not in ("score", "perfect"):
+    if objective not in tuple(Objective):
         raise typer.BadParameter("choose score or perfect", param_hint="--objective")
     first_edition = check_variant(variant)
     tour = tour_state(
@@ -179,14 +181,8 @@ def advise(
             new_console().print(firstedition_views.advise_view(fe_advice, tour, cards, ascii))
         return
     with advice_tables.advise_progress(tour, ascii, enabled=not as_json) as progress:
-        advice = advise_visit(
-            tour,
-            cards,
-            time_limit=time_limit,
-            progress=progress,
-            objective=objective,
-            deadline=command_deadline(time_limit),
-        )
+        budget = Budget(time_limit, Search.TABLE, end_by=command_deadline(time_limit))
+        advice = advise_visit(tour, cards, progress=progress, objective=objective, budget=budget)
     if as_json:
         print_json(_advice_json(advice, tour))
         return
@@ -358,7 +354,8 @@ def move(
         tour, kingdom, cards, discard_pile, scoring, waiting, used, discarding=commerce
     )
     with tables.spinner("solving", enabled=not as_json):
-        advice = rank_moves(tour, kingdom, position, used, time_limit=time_limit)
+        budget = Budget(time_limit, Search.RANKING, end_by=command_deadline(time_limit))
+        advice = rank_moves(tour, kingdom, position, used, budget=budget)
     if as_json:
         print_json(_move_json(advice, tour))
         return

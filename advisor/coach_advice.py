@@ -23,8 +23,15 @@ from search.game import (
     legal_actions,
     supporters_spent,
 )
-from search.tours import advise_visit, free_first, rank_moves, score_best_action, visit_stake
-from search.visit import position_from_visit
+from search.tours import (
+    Column,
+    advise_visit,
+    free_first,
+    rank_moves,
+    score_best_action,
+    visit_stake,
+)
+from search.visit import Budget, Memos, Search, position_from_visit
 
 from . import advice_tables, firstedition_views, move_tables, tables
 from .notation import ruler_str
@@ -57,6 +64,7 @@ class Adviser:
         self._visit_search = None  # first edition: (visit, kingdom) and its shared solvers
         self._warm = False
         self._stake_at: tuple = (None, 0.0)  # (visit key, its stake): see _stake
+        self._memos = Memos()  # the solvers every step's search shares
 
     def advise(
         self, session: Session, label: str | None, compute: Callable[[], Advised]
@@ -114,12 +122,12 @@ class Adviser:
         with advice_tables.advise_progress(
             tour, self.ascii
         ) as progress:  # a bar, as `advise` shows
-            result = advise_visit(tour, hand, time_limit=self.time_limit, progress=progress)
+            result = advise_visit(tour, hand, progress=progress, budget=self._budget(Search.TABLE))
         view = advice_tables.advise_view(result, tour, self.ascii)
         best = result.recommended.position
-        chances = {str(k.position): k.chance("all").value for k in result.kingdoms}
-        estimated = [str(k.position) for k in result.kingdoms if k.chance("all").estimate]
-        bounded = [str(k.position) for k in result.kingdoms if k.chance("all").kind == "bound"]
+        chances = {str(k.position): k.chance(Column.ALL).value for k in result.kingdoms}
+        estimated = [str(k.position) for k in result.kingdoms if k.chance(Column.ALL).estimate]
+        bounded = [str(k.position) for k in result.kingdoms if k.chance(Column.ALL).kind == "bound"]
         # The choice is made by tour value, so the review prices it by tour value too.
         values = {
             str(k.position): k.tour_value.value for k in result.kingdoms if k.tour_value is not None
@@ -149,7 +157,11 @@ class Adviser:
         tour = _tour_for(state)
         jacks_used = [s for s in Suit if s not in visit.jacks]
         advice = rank_moves(
-            tour, visit.position, position_from_visit(visit), jacks_used, time_limit=self.time_limit
+            tour,
+            visit.position,
+            position_from_visit(visit),
+            jacks_used,
+            budget=self._budget(Search.RANKING),
         )
         stake = self._stake(tour, visit)
         moves = list(free_first(advice.moves, stake))
@@ -207,6 +219,10 @@ class Adviser:
             }
 
         return Advised(view, move_tables.play_text(best), record)
+
+    def _budget(self, search: Search) -> Budget:
+        """This step's budget: the time limit from now, the memos of the steps before."""
+        return Budget(self.time_limit, search, memos=self._memos)
 
     def _stake(self, tour, visit: VisitState) -> float:
         """What winning this visit adds to the expected final score (:func:`visit_stake`),

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from search.game import FULL_MASK
-from search.visit import Abilities, make_position, solve_kingdom
+from search.visit import Abilities, Budget, Search, make_position, solve_kingdom
 
 from . import tables
 from .notation import parse_suit, parse_suits
@@ -93,7 +93,8 @@ def odds(
     if not exact:
         prepare_search()  # the first run's compile is not the search's time (issue 38)
     with tables.spinner("solving", enabled=not as_json):
-        result = solve_kingdom(position, exact=exact, time_limit=time_limit)
+        budget = Budget(time_limit, Search.SOLVE)
+        result = solve_kingdom(position, exact=exact, budget=budget)
     if as_json:
         print_json(result.to_json())
         return
@@ -177,17 +178,19 @@ def _payoff_odds(
 
 def _first_edition_odds(cards, trump, target, abilities, supporters, time_limit, as_json) -> None:
     """odds --variant first-edition: the least expected reputation a visit spends (R5-R7)."""
-    import time
 
     from search.firstedition import FastFirstEditionSolver
-    from search.visit import BudgetExceeded
+    from search.visit import Budget, BudgetExceeded, clock_stops
 
     counts = [0, 0, 0, 0]
     for suit in [*parse_suits(abilities), *parse_suits(supporters)]:
         counts[int(suit)] += 1
-    solver = FastFirstEditionSolver(deadline=time.perf_counter() + time_limit)
+    solver = FastFirstEditionSolver()
     try:
-        with tables.spinner("solving", enabled=not as_json):
+        with (
+            tables.spinner("solving", enabled=not as_json),
+            clock_stops(Budget(time_limit).end(), solver),
+        ):
             result = solver.solve(cards.mask, int(parse_suit(trump)), tuple(counts), target)
     except BudgetExceeded:
         raise typer.BadParameter(

@@ -35,14 +35,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from search.game import FULL_MASK, Stream
 from search.infra.budget import set_memory_limit
-from search.visit import make_solver, warm_up
+from search.visit import make_solver, scratch_of, warm_up
 from search.visit.fastplay import MirroredPolicy, SplitMixStream, compiled_playouts, playout_seed
 from search.visit.lookahead import (
     LookaheadPolicy,
     paired_difference,
     paired_estimate,
     play_lookahead,
-    scratch_of,
     solve_roots,
 )
 

@@ -215,11 +215,10 @@ def fixed_work(monkeypatch, seconds: float, backstop: float = 600.0) -> float:
     """Let a search told ``backstop`` seconds do the work that the fixed rates give ``seconds``
     (kernel lookups, lookahead playouts: search.visit.estimate), so that the work, never the
     clock, ends it on a busy machine; returns ``backstop``, the time limit to pass."""
-    from search.tours import advice
-    from search.visit import estimate
+    from search.visit import budget, estimate
 
     scale = seconds / backstop
-    monkeypatch.setattr(advice, "LOOKUPS_PER_SECOND", advice.LOOKUPS_PER_SECOND * scale)
+    monkeypatch.setattr(budget, "LOOKUPS_PER_SECOND", budget.LOOKUPS_PER_SECOND * scale)
     monkeypatch.setattr(estimate, "LOOKUPS_PER_SECOND", estimate.LOOKUPS_PER_SECOND * scale)
     monkeypatch.setattr(estimate, "PLAYOUTS_PER_SECOND", estimate.PLAYOUTS_PER_SECOND * scale)
     return backstop

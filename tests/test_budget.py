@@ -256,12 +256,12 @@ def test_an_exact_cell_names_the_clock_when_the_clock_stopped_it(monkeypatch, st
     from search.visit import kernel, make_solver
 
     position, _ = big_state()
-    solve = Solve(make_solver(), work=200_000, deadline=time.perf_counter() + 600.0)
+    solve = Solve(make_solver(), work=200_000, clock_end=time.perf_counter() + 600.0)
     if stop == "doubling":
         monkeypatch.setattr(kernel, "GROW_SECONDS_PER_BYTE", 1.0)  # any doubling: hours
         solve.work = 10**12
     assert exact_chance(solve, position, full=False) is None
-    assert solve.timed_out and time.perf_counter() < solve.deadline
+    assert solve.timed_out and time.perf_counter() < solve.clock_end
     assert solve.clock_cut == (stop == "doubling")
 
 

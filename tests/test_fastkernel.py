@@ -234,7 +234,8 @@ def test_deadline_raises_and_the_memo_stays_sound():
     then without one, it finishes with the right value from the states it had stored."""
     hand = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S").mask
     state = (hand, FULL_MASK & ~hand, 0, 0, (0, 1, 0, 0), ())
-    solver = FastKingdomSolver(deadline=time.perf_counter() - 1)
+    solver = FastKingdomSolver()
+    solver.deadline = time.perf_counter() - 1
     solver.decide(*small_state(5, 0, (0, 0, 0, 0)))  # too small to read the clock: finishes
     with pytest.raises(TimeLimitExceeded):  # also pays the first clock read of the process
         solver.decide(*state)

@@ -8,10 +8,10 @@ import pytest
 
 from search.game import CardSet, Suit
 from search.infra import wilson_interval
-from search.visit import make_solver
+from search.visit import make_solver, scratch_of
 from search.visit.fastplay import MirroredPolicy, SplitMixStream, compiled_playouts, playout_seed
 from search.visit.kernel import FastKingdomSolver
-from search.visit.lookahead import LookaheadPolicy, play_lookahead, scratch_of, solve_roots
+from search.visit.lookahead import LookaheadPolicy, play_lookahead, solve_roots
 
 # Mid-visit, 5 cards in hand and every Jack; Politics may bring ♣, ♦ or ♠. The restrictions
 # ♦♥♠ and ♣ solve in well under a second; every Jack at once is left out, so the policy must

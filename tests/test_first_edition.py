@@ -425,13 +425,14 @@ def test_kernel_stops_at_its_deadline() -> None:
     import time
 
     from search.firstedition.kernel import FastFirstEditionSolver
+    from search.visit import clock_stops
     from search.visit.reference import TimeLimitExceeded
 
     mask = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S").mask
-    solver = FastFirstEditionSolver(deadline=time.perf_counter() + 0.05)
-    with pytest.raises(TimeLimitExceeded):
+    solver = FastFirstEditionSolver()
+    with pytest.raises(TimeLimitExceeded), clock_stops(time.perf_counter() + 0.05, solver):
         solver.solve(mask, 0, (1, 1, 1, 1), 4)
-    solver.deadline = None
+    assert solver.deadline is None
     assert 0.0 < solver.solve(mask, 0, (0, 0, 1, 0), 4).cost < 4.0
 
 

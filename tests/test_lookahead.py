@@ -174,6 +174,8 @@ def test_a_new_ranking_starts_the_shared_solver_afresh_past_its_size(monkeypatch
     """Issue 15: the shared solver kept every earlier ranking's states until one doubling
     of its memo took 1.3 s of a coach step. Past SHARED_STATES a new ranking forgets them."""
     from search.tours import estimates as advice
+    from search.visit import Budget, forget_solver
+    from search.visit import budget as budgets
 
     first = make_position(
         CardSet.parse("2C 6C 4D 7H 8H"),
@@ -189,21 +191,21 @@ def test_a_new_ranking_starts_the_shared_solver_afresh_past_its_size(monkeypatch
         jacks=[Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES],
         pool=[Suit.CLUBS, Suit.HEARTS],
     )
-    solver = advice._shared_solver()
-    advice.forget_solver(solver)
-    advice.solve_shared_roots(second, 30.0)
+    budget = Budget()
+    solver = budget.memos.shared()
+    advice.solve_shared_roots(second, 30.0, budget)
     alone = solver.state_count()
     assert alone > 0
-    monkeypatch.setattr(advice, "SHARED_STATES", alone - 1)
-    advice.forget_solver(solver)
-    advice.solve_shared_roots(first, 30.0)
+    monkeypatch.setattr(budgets, "SHARED_STATES", alone - 1)
+    forget_solver(solver)
+    advice.solve_shared_roots(first, 30.0, budget)
     assert solver.state_count() > alone - 1  # past the size: the next ranking forgets it
-    bound = advice.solve_shared_roots(second, 30.0)[0]
+    bound = advice.solve_shared_roots(second, 30.0, budget)[0]
     assert solver.state_count() == alone
-    monkeypatch.setattr(advice, "SHARED_STATES", 10**9)  # below the size: kept and added to
-    advice.solve_shared_roots(first, 30.0)
+    monkeypatch.setattr(budgets, "SHARED_STATES", 10**9)  # below the size: kept and added to
+    advice.solve_shared_roots(first, 30.0, budget)
     assert solver.state_count() > alone
-    assert advice.solve_shared_roots(second, 30.0)[0] == bound  # the same bound either way
+    assert advice.solve_shared_roots(second, 30.0, budget)[0] == bound  # the same either way
 
 
 def test_a_forced_draw_no_solved_restriction_holds_is_estimated_unpaired() -> None:

@@ -649,8 +649,8 @@ def _pack(abil: tuple) -> int:
 class FastFirstEditionSolver(FirstEditionSolver):
     """:class:`~search.firstedition.reference.FirstEditionSolver` with values from the compiled kernel."""
 
-    def __init__(self, deadline: float | None = None) -> None:
-        super().__init__(deadline)
+    def __init__(self) -> None:
+        super().__init__()
         terminal = np.array([abs(n - OFFSET) for n in range(WIDTH)], dtype=float)
         self._values = _Memo(terminal[None, :])  # row 0: the visit is over
         self._misses = _Memo(np.eye(WIDTH))  # row m: a miss of m for sure

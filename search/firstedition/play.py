@@ -33,7 +33,7 @@ from ..game import (
     ability_sources,
     legal_answers,
 )
-from ..visit import Abilities, BudgetExceeded, legal_discards_of
+from ..visit import Abilities, Budget, BudgetExceeded, clock_stops, legal_discards_of
 from .kernel import FastFirstEditionSolver
 from .reference import OFFSET, shift_wins
 
@@ -178,15 +178,15 @@ def advise_first_edition(
     abil = ability_counts(tour.jacks, tour.unused_supporters)
     if abil[int(Suit.DIAMONDS)]:
         costs = {p: replace(k, commerce=False) for p, k in costs.items()}
-        deadline = None if time_limit is None else started + time_limit
-        full = FastFirstEditionSolver(deadline=deadline)
-        for trump in dict.fromkeys(tour.rulers[p - 1].suit for p in tour.unvisited):
-            group = [p for p in tour.unvisited if tour.rulers[p - 1].suit is trump]
-            try:
-                for position in group:
-                    costs[position] = kingdom_cost(full, tour, hand, position, abil)
-            except BudgetExceeded:
-                break
+        full = FastFirstEditionSolver()
+        with clock_stops(Budget(time_limit, started=started).end(), full):
+            for trump in dict.fromkeys(tour.rulers[p - 1].suit for p in tour.unvisited):
+                group = [p for p in tour.unvisited if tour.rulers[p - 1].suit is trump]
+                try:
+                    for position in group:
+                        costs[position] = kingdom_cost(full, tour, hand, position, abil)
+                except BudgetExceeded:
+                    break
     best = least_net_loss(tour, costs)
     return FirstEditionAdvice(costs, best, tour.reputation, time.perf_counter() - started)
 
@@ -208,9 +208,9 @@ def rank_first_edition(
     (the costs are then upper bounds, and Commerce itself is not listed). ``search`` carries
     the memo from one decision of a visit to the next."""
     search = search or VisitSearch()
-    search.full.deadline = None if time_limit is None else time.perf_counter() + time_limit
     try:
-        return rank_actions(search.full, visit), True
+        with clock_stops(Budget(time_limit).end(), search.full):
+            return rank_actions(search.full, visit), True
     except BudgetExceeded:
         return rank_actions(search.plain, visit, commerce=False), False
 

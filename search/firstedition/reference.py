@@ -64,14 +64,15 @@ class VisitCost:
 
 
 class FirstEditionSolver:
-    """Expectimax (minimising expected cost) over a first-edition visit, memoised."""
+    """Expectimax (minimising expected cost) over a first-edition visit, memoised. Past its
+    ``deadline`` (a ``time.perf_counter()`` reading, set for a block by
+    :func:`search.visit.clock_stops`) a search raises :class:`~search.infra.TimeLimitExceeded`."""
 
-    def __init__(self, deadline: float | None = None) -> None:
-        """``deadline``: a ``time.perf_counter`` time past which the search raises
-        :class:`~search.infra.TimeLimitExceeded`."""
+    deadline: float | None = None
+
+    def __init__(self) -> None:
         self.memo: dict = {}
         self.miss_memo: dict = {}
-        self.deadline = deadline
 
     def _key(self, hand: int, deck: int, trump: int, abil: tuple) -> tuple:
         """Each suit's interleaving of hand and deck; suits of one role sorted (trump; spades

@@ -31,7 +31,7 @@ from .files import (
 )
 from .jitcache import ensure_jit_cache, needs_compile
 from .stats import mean_interval, wilson_interval
-from .workers import process_pool
+from .workers import WorkerDied, fork_map, process_pool
 
 # Loaded on first use: these modules import numba, which takes most of a second, or numpy.
 _JIT = {"lowbit_index", "pointer", "popcount", "prefetch"}
@@ -60,7 +60,9 @@ __all__ = [
     "TimeLimitExceeded",
     "UnreadableFileError",
     "WorkLimitExceeded",
+    "WorkerDied",
     "ensure_jit_cache",
+    "fork_map",
     "fsync_directory",
     "guard_interrupts",
     "interrupt_pending",

@@ -90,3 +90,59 @@ def process_pool(workers: int, start_method: str = "fork") -> Pool:
         raise ValueError(f"start method must be one of {START_METHODS}, got {start_method!r}")
     context = multiprocessing.get_context(start_method)
     return Pool(workers, mp_context=context, initializer=end_with_parent)
+
+
+class WorkerDied(RuntimeError):
+    """A forked worker ended without sending its result (killed, or out of memory)."""
+
+
+def fork_map(task, parts: list) -> list:
+    """``task(part)`` for each of ``parts``, each in a process forked for it, side by side;
+    their results in order. ``task`` and ``parts`` reach the workers through the fork's memory,
+    not pickled, so a task may close over what this process holds (a search's budget, its
+    solvers and their memos); only the results come back pickled. The workers end with this
+    process and leave Ctrl-C to it; an error a task raises is raised here; left by an
+    exception (Ctrl-C among them), the workers are killed at once."""
+    context = multiprocessing.get_context("fork")
+    workers = []
+    try:
+        with interrupts_held():  # a Ctrl-C while forking would be lost in a fork hook
+            for part in parts:
+                receive, send = context.Pipe(duplex=False)
+                worker = context.Process(target=_run_forked, args=(task, part, send))
+                worker.start()
+                send.close()
+                workers.append((worker, receive))
+        results = []
+        for worker, receive in workers:
+            try:
+                done, value = receive.recv()
+            except EOFError:
+                worker.join()
+                raise WorkerDied(f"a worker ended with exit code {worker.exitcode}") from None
+            worker.join()
+            if not done:
+                raise value
+            results.append(value)
+        return results
+    finally:
+        for worker, receive in workers:
+            receive.close()
+            if worker.is_alive():
+                worker.kill()
+                worker.join()
+
+
+def _run_forked(task, part, send) -> None:
+    """A forked worker's body: :func:`end_with_parent`, the task, and its result (or the error
+    it raised) sent back."""
+    end_with_parent()
+    try:
+        outcome = (True, task(part))
+    except BaseException as error:  # noqa: BLE001 - sent to the parent, which raises it
+        outcome = (False, error)
+    try:
+        send.send(outcome)
+    except Exception as error:  # noqa: BLE001 - a result that cannot be pickled
+        send.send((False, WorkerDied(f"a worker's result could not be sent back: {error}")))
+    send.close()

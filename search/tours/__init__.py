@@ -4,7 +4,7 @@ batches, hindsight bounds and the CP-SAT assignment of hands to kingdoms."""
 
 from __future__ import annotations
 
-from .advice import COLUMNS, Chance, VisitAdvice, advise_visit
+from .advice import COLUMNS, Chance, Column, VisitAdvice, advise_visit
 from .batch import BatchError, BatchInterrupted, run_batch
 from .moves import (
     AmbiguousPilesError,
@@ -15,6 +15,8 @@ from .moves import (
     visit_abilities,
     visit_position,
 )
+from .planning import Objective
+from .policies import PolicyName
 from .registry import FIRST_EDITION_POLICIES, POLICIES, make_policy
 from .simulate import SimulationResult
 from .supporters import free_first, score_best_action, visit_stake
@@ -39,9 +41,12 @@ __all__ = [
     "BatchError",
     "BatchInterrupted",
     "Chance",
+    "Column",
     "DealAnalysis",
     "Move",
     "MoveAdvice",
+    "Objective",
+    "PolicyName",
     "SimulationResult",
     "VisitAdvice",
     "advise_visit",

@@ -24,50 +24,87 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from ..game import CardSet, Ruler, Suit, TourState
 from ..visit import (
-    LOOKUPS_PER_SECOND,
+    Budget,
     InvalidPositionError,
     KingdomResult,
     Position,
+    Search,
     make_position,
     warm_up,
 )
-from .estimates import estimate_all, sharing_root_solvers
+from .estimates import estimate_all
 from .exact_cells import Progress, solve_cells
-from .planning import TourValue, advisor_planner
+from .planning import Objective, TourPlanner, TourValue, advisor_planner
 
-COLUMNS = ("none", "H", "C", "S", "D", "jacks", "all")
-"""The ability sets of :func:`advise_visit`: none, each Jack alone (by suit letter), all four
-Jacks, and all Jacks with the unused supporters."""
 
-BOUND_COLUMNS = ("HS", "DHS")
+class Column(StrEnum):
+    """An ability set of :func:`advise_visit`'s table: none, a Jack alone (by suit letter), two
+    or three Jacks, all four Jacks, all Jacks with the unused supporters."""
+
+    NONE = "none"
+    HEARTS = "H"
+    CLUBS = "C"
+    SPADES = "S"
+    DIAMONDS = "D"
+    HEARTS_SPADES = "HS"
+    DHS = "DHS"
+    JACKS = "jacks"
+    ALL = "all"
+
+
+COLUMNS = (
+    Column.NONE,
+    Column.HEARTS,
+    Column.CLUBS,
+    Column.SPADES,
+    Column.DIAMONDS,
+    Column.JACKS,
+    Column.ALL,
+)
+"""The columns shown, in order: none, each Jack alone, all four Jacks, and all Jacks with the
+unused supporters."""
+
+BOUND_COLUMNS = (Column.HEARTS_SPADES, Column.DHS)
 """Subsets of the Jacks solved exactly, beside :data:`COLUMNS`, only to bound the combined
 cells from below: with every Jack a player can always play as if some were absent."""
 
 # Cheap ability sets first, so that early progress is quick. "all" before "jacks": with no
 # unused supporter they are one solve, and "all" needs the full result (its distribution).
-_ORDER = ("none", "H", "S", "HS", "C", "D", "DHS", "all", "jacks")
+_ORDER = (
+    Column.NONE,
+    Column.HEARTS,
+    Column.SPADES,
+    Column.HEARTS_SPADES,
+    Column.CLUBS,
+    Column.DIAMONDS,
+    Column.DHS,
+    Column.ALL,
+    Column.JACKS,
+)
 
+_SUBSETS_OF_JACKS = (
+    Column.NONE,
+    Column.HEARTS,
+    Column.CLUBS,
+    Column.SPADES,
+    Column.DIAMONDS,
+    Column.HEARTS_SPADES,
+    Column.DHS,
+)
 SUBSETS = {
-    "H": ("none",),
-    "C": ("none",),
-    "S": ("none",),
-    "D": ("none",),
-    "jacks": ("none", "H", "C", "S", "D", "HS", "DHS"),
-    "all": ("none", "H", "C", "S", "D", "HS", "DHS", "jacks"),
+    Column.HEARTS: (Column.NONE,),
+    Column.CLUBS: (Column.NONE,),
+    Column.SPADES: (Column.NONE,),
+    Column.DIAMONDS: (Column.NONE,),
+    Column.JACKS: _SUBSETS_OF_JACKS,
+    Column.ALL: (*_SUBSETS_OF_JACKS, Column.JACKS),
 }
 """For each combined column, the columns whose ability sets it contains: their exact chances
 are proven lower bounds for it."""
-
-EXACT_SHARE = 0.75
-"""The share of advise_visit's time limit the exact solves may use; estimates get the rest.
-Measured on the first hands of deals 2 and 5 at a 3 s limit: 0.75 solves as many cells as 0.5
-did at 5 s; the estimates it leaves less time are mostly shown as the bounds beneath them."""
-MARGIN = 0.05
-"""The share of a time limit kept back from the searches, for what follows them (the
-estimate pool's start and end, the tour values, the table)."""
 
 PLANNING_SLACK = 1.1
 """The tour values (the supporters' options among them) must be done by this many times the
@@ -127,7 +164,7 @@ class KingdomAdvice:
         """The ruler's suit."""
         return self.ruler.suit
 
-    def chance(self, column: str) -> Chance:
+    def chance(self, column: Column | str) -> Chance:
         """The chance under one ability set, named as in :data:`COLUMNS`."""
         return self.chances[COLUMNS.index(column)]
 
@@ -152,15 +189,16 @@ class VisitAdvice:
 
 
 def column_abilities(
-    column: str, unused: Sequence[Ruler]
+    column: Column, unused: Sequence[Ruler]
 ) -> tuple[tuple[Suit, ...], tuple[Suit, ...]]:
     """The Jacks and supporter suits of one ability set of :data:`COLUMNS` or
     :data:`BOUND_COLUMNS`."""
-    if column == "none":
+    column = Column(column)
+    if column is Column.NONE:
         return (), ()
-    if column == "jacks":
+    if column is Column.JACKS:
         return tuple(Suit), ()
-    if column == "all":
+    if column is Column.ALL:
         return tuple(Suit), tuple(r.suit for r in unused)
     return tuple(Suit.from_letter(letter) for letter in column), ()
 
@@ -179,81 +217,116 @@ def advise_visit(
     hand: CardSet,
     time_limit: float | None = None,
     progress: Progress | None = None,
-    objective: str = "score",
+    objective: Objective | str = Objective.SCORE,
     deadline: float | None = None,
+    budget: Budget | None = None,
 ) -> VisitAdvice:
     """Each unvisited kingdom's chance with ``hand`` under every ability set, its tour value
     (``objective``: expected final score or chance of a perfect tour), and the kingdom with
     the best tour value.
 
-    ``time_limit`` is the whole table's budget in seconds (None: exact, however long). The
-    exact solves share the first :data:`EXACT_SHARE` of it, in two lanes side by side (see
-    :func:`~search.tours.exact_cells.solve_cells`), cheap ability sets first, each solve given an equal part of what is
-    left in its lane when it starts (see :mod:`search.tours.exact_cells`); the cells
-    still open then become Monte Carlo estimates sharing the rest on a process pool, their
-    work fixed by that share (see :func:`estimate_all`). The work is set from ``time_limit``
-    alone, so the table repeats; the clock only backstops it, at ``time_limit`` after loading
-    the compiled kernel, or at ``deadline`` (a ``time.perf_counter()`` reading) if that is
-    sooner: a command's own start-up counts against its limit.
+    ``budget`` is the whole table's (else ``time_limit`` seconds from when the kernel is
+    loaded, ending by ``deadline``, a ``time.perf_counter()`` reading, if that is sooner: a
+    command's own start-up counts against its limit; no limit: exact, however long). Four
+    steps: the cells to fill (:func:`_plan_cells`); the exact solves, within the first
+    share of it (:data:`~search.visit.budget.EXACT_FRACTIONS`) in two lanes side by side, cheap
+    ability sets first (:func:`~search.tours.exact_cells.solve_cells`); the cells still open,
+    as Monte Carlo estimates in the rest on forked processes (:func:`_estimate_cells`); and the
+    tour values (:func:`_value_kingdoms`). The work is set from the limit alone, so the table
+    repeats; the clock only backstops it.
     """
     warm_up()
-    entered = time.perf_counter()
+    budget = budget or Budget(time_limit, Search.TABLE, end_by=deadline)
     if tour.over:
         raise InvalidPositionError("the tour is over: no kingdom is left to visit")
     planner = advisor_planner(objective)
     planner.values(planner.kingdoms_of(tour))  # from the shipped table: not budgeted
-    started = time.perf_counter()
-    clock = None  # the seconds the clock leaves the searches
-    if time_limit is not None:
-        end = entered + (1 - MARGIN) * time_limit
-        if deadline is not None:
-            end = min(end, deadline - MARGIN * time_limit)
-        clock = max(0.0, end - started)
-        time_limit = (1 - MARGIN) * time_limit  # what the work is set from
-    positions = tour.unvisited
-    cells = [(column, p) for column in _ORDER for p in positions]
-    bounds_only = {cell for cell in cells if cell[0] in BOUND_COLUMNS}
-    states = {cell: _cell_position(tour, hand, *cell) for cell in cells}
-    keys = {cell: _solve_key(state) for cell, state in states.items()}
-    exact_end = None if clock is None else started + EXACT_SHARE * clock
+    plan = _plan_cells(tour, hand)
     # Work decides how much is exact (kernel lookups, from the time limit at a fixed rate), so
     # that the table repeats on any machine fast enough; the clock is only a backstop.
-    work = None if time_limit is None else EXACT_SHARE * time_limit * LOOKUPS_PER_SECOND
-    found, solves, solved, exact_cuts = solve_cells(cells, states, keys, exact_end, work, progress)
-    total = len(cells)
-    open_cells = [cell for cell in cells if cell not in found and cell not in bounds_only]
-    queries: dict[tuple, list] = {}  # one estimate per (solve, target), shared by its cells
+    found, solves, solved, exact_cuts = solve_cells(
+        plan.cells, plan.states, plan.keys, budget.exact_end(), budget.exact_work(), progress
+    )
+    estimated = _estimate_cells(plan, found, solves, budget, progress)
+    return _value_kingdoms(tour, hand, planner, plan, found, budget, solved, exact_cuts, estimated)
+
+
+@dataclass(frozen=True)
+class _CellPlan:
+    """The cells of a table, (column, kingdom), in the order they are solved; those only there
+    to bound others; each one's position and the key of the solve that serves it."""
+
+    cells: list
+    bounds_only: set
+    states: dict
+    keys: dict
+
+
+def _plan_cells(tour: TourState, hand: CardSet) -> _CellPlan:
+    """Every cell of the table, cheap ability sets first (:data:`_ORDER`)."""
+    cells = [(column, p) for column in _ORDER for p in tour.unvisited]
+    states = {cell: _cell_position(tour, hand, *cell) for cell in cells}
+    return _CellPlan(
+        cells=cells,
+        bounds_only={cell for cell in cells if cell[0] in BOUND_COLUMNS},
+        states=states,
+        keys={cell: _solve_key(state) for cell, state in states.items()},
+    )
+
+
+def _estimate_cells(
+    plan: _CellPlan, found: dict, solves: dict, budget: Budget, progress: Progress | None
+) -> list[KingdomResult]:
+    """The cells the exact solves left open, as Monte Carlo estimates (one for each solve and
+    target, shared by its cells; added to ``found``) in what is left of the searches' share of
+    ``budget``; the estimates run."""
+    total = len(plan.cells)
+    open_cells = [c for c in plan.cells if c not in found and c not in plan.bounds_only]
+    queries: dict[tuple, list] = {}
     for cell in open_cells:
-        queries.setdefault((keys[cell], states[cell].target), []).append(cell)
+        queries.setdefault((plan.keys[cell], plan.states[cell].target), []).append(cell)
     if progress and open_cells:
         progress(total - len(open_cells), total, "estimates", 0)
-    seconds = None
-    if clock is not None:
-        seconds = max(0.0, started + clock - time.perf_counter())
+    seconds = budget.search_left()
     # The ♦♥♠ memos (finished or not, every entry is exact) start the lookahead policy of the
     # estimates with the same trump and pool: forked workers inherit them.
     roots = {
-        (keys[cell][0], keys[cell][2]): solves[keys[cell]].solver
-        for cell in cells
-        if cell[0] == "DHS" and solves[keys[cell]].solver is not None
+        (plan.keys[cell][0], plan.keys[cell][2]): solves[plan.keys[cell]].solver
+        for cell in plan.cells
+        if cell[0] is Column.DHS and solves[plan.keys[cell]].solver is not None
     }
-    nominal = None if time_limit is None else (1 - EXACT_SHARE) * time_limit
-    with sharing_root_solvers(roots):
+    nominal = budget.estimate_seconds()
+    with budget.memos.sharing_roots(roots):
         estimated = estimate_all(
-            [states[group[0]] for group in queries.values()], seconds, fixed_work=nominal
+            [plan.states[group[0]] for group in queries.values()],
+            seconds,
+            budget,
+            fixed_work=nominal,
         )
     for group, result in zip(queries.values(), estimated):
         for cell in group:
             found[cell] = result
     if progress:
         progress(total, total, "", 0)
-    # The supporters' options are solves too: the clock bounds them (issue 38), within the
-    # 10% over its limit a step may take; one it stops counts as a clock cut.
-    planning_end = None
-    if time_limit is not None:
-        planning_end = entered + PLANNING_SLACK * time_limit / (1 - MARGIN)
-        if deadline is not None:
-            planning_end = min(planning_end, deadline + (PLANNING_SLACK - 1) * time_limit)
+    return estimated
+
+
+def _value_kingdoms(
+    tour: TourState,
+    hand: CardSet,
+    planner: TourPlanner,
+    plan: _CellPlan,
+    found: dict,
+    budget: Budget,
+    solved: int,
+    exact_cuts: int,
+    estimated: list[KingdomResult],
+) -> VisitAdvice:
+    """Each kingdom's row and tour value, and the one to visit (ties to the leftmost). The
+    supporters' options are solves too: the clock bounds them (issue 38), within the 10% over
+    its limit a step may take; one it stops counts as a clock cut."""
+    positions = tour.unvisited
+    planning_end = budget.share_end(PLANNING_SLACK)
     values = planner.after_choice(
         tour, hand, {p: _planning_chance(found, p) for p in positions}, deadline=planning_end
     )
@@ -264,7 +337,7 @@ def advise_visit(
             ruler=tour.rulers[p - 1],
             target=tour.config.target(p),
             chances=_row_chances(found, p),
-            distribution=found["all", p].distribution,
+            distribution=found[Column.ALL, p].distribution,
             tour_value=values[p][1],
         )
         for p in positions
@@ -273,17 +346,18 @@ def advise_visit(
     for kingdom in kingdoms[1:]:  # ties go to the leftmost kingdom
         if kingdom.tour_value.value > best.tour_value.value:
             best = kingdom
+    estimate_cuts = sum(r.clock_cut for r in estimated)
     return VisitAdvice(
         hand=hand,
         kingdoms=kingdoms,
         recommended=best,
         solves=solved,
-        estimates=len(queries),
-        clock_cuts=exact_cuts + sum(r.clock_cut for r in estimated) + planning_cut,
-        seconds=time.perf_counter() - entered,
-        estimate_cuts=sum(r.clock_cut for r in estimated),
+        estimates=len(estimated),
+        clock_cuts=exact_cuts + estimate_cuts + planning_cut,
+        seconds=time.perf_counter() - budget.started,
+        estimate_cuts=estimate_cuts,
         too_close=could_pass(planner, tour, hand, found, kingdoms, best, planning_end),
-        time_limit=None if time_limit is None else time_limit / (1 - MARGIN),
+        time_limit=budget.limit,
     )
 
 
@@ -332,7 +406,7 @@ def _cell_top(found: dict, column: str, position: int) -> float:
             return cell.value
         if cell.interval is not None and not _says_little(cell):
             return max(cell.value, cell.interval[1])
-    every = _cell_chance(found["all", position])
+    every = _cell_chance(found[Column.ALL, position])
     return 1.0 if every.estimate else every.value
 
 
@@ -340,7 +414,7 @@ LEVEL_VALUE = 1e-9
 """Two tour values closer than this are level."""
 
 
-PLANNING_COLUMNS = ("HS", "D", "C")
+PLANNING_COLUMNS = (Column.HEARTS_SPADES, Column.DIAMONDS, Column.CLUBS)
 """The table's columns whose ability sets are the planner's (:data:`~search.tours.planning.PLANNING_SETS`)."""
 
 
@@ -352,7 +426,7 @@ def _planning_chance(found: dict, position: int) -> float:
     return max((chance.value for chance in chances if not chance.estimate), default=0.0)
 
 
-def _cell_position(tour: TourState, hand: CardSet, column: str, position: int) -> Position:
+def _cell_position(tour: TourState, hand: CardSet, column: Column, position: int) -> Position:
     jacks, supporters = column_abilities(column, tour.unused_supporters)
     return make_position(
         hand,
@@ -392,8 +466,8 @@ def _row_chances(found: dict, position: int) -> tuple[Chance, ...]:
             continue
         floor = max((exact[c] for c in subsets if c in exact), default=cell.floor)
         floor = max(floor, cell.floor)  # the estimate's own base: an exactly solved restriction
-        if column == "all" and cells["jacks"].kind != "estimate":
-            floor = max(floor, cells["jacks"].value)
+        if column is Column.ALL and cells[Column.JACKS].kind != "estimate":
+            floor = max(floor, cells[Column.JACKS].value)
         if floor >= cell.value or _says_little(cell):
             cells[column] = Chance(floor, bound=True, floor=floor)
         else:

@@ -35,7 +35,7 @@ import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from enum import StrEnum
 
 from ortools.sat.python import cp_model
 
@@ -44,8 +44,16 @@ from ..game import CardSet, Ruler
 SCALE = 1_000_000
 """Objective terms are multiplied by this and rounded to integers for CP-SAT."""
 
-Objective = Literal["perfect", "all_won", "score"]
-OBJECTIVES: tuple[str, ...] = ("perfect", "all_won", "score")
+
+class AssignObjective(StrEnum):
+    """What the assignment of hands to kingdoms maximises (see :func:`assign`)."""
+
+    PERFECT = "perfect"
+    ALL_WON = "all_won"
+    SCORE = "score"
+
+
+OBJECTIVES: tuple[str, ...] = tuple(AssignObjective)
 
 
 class AssignmentInputError(ValueError):
@@ -147,7 +155,7 @@ def assign(
     hands: Sequence[CardSet],
     kingdoms: Mapping[int, Ruler],
     chances: Mapping[Play, float],
-    objective: Objective = "perfect",
+    objective: AssignObjective | str = AssignObjective.PERFECT,
     *,
     time_limit: float = 10.0,
     seed: int = 0,
@@ -237,7 +245,9 @@ def _candidate_plays(
         if chance == 0.0 or play.hand >= visits:
             return False
         # the first hand has no supporter won in the plan
-        return not (play.option.supporters and (objective == "perfect" or play.hand == 0))
+        return not (
+            play.option.supporters and (objective == AssignObjective.PERFECT or play.hand == 0)
+        )
 
     # Sorted, so that the model, and with it the solve, does not depend on the dict's order.
     return sorted(
@@ -258,7 +268,7 @@ def _play_order(play: Play) -> tuple:
 
 
 def _objective_term(play: Play, chance: float, visits: int, objective: str) -> int:
-    if objective == "score":
+    if objective == AssignObjective.SCORE:
         misses = 2 * (visits - play.hand) * (1.0 - chance)
         return round(-SCALE * misses) - SCALE * len(play.option.supporters)
     return round(SCALE * math.log(chance))
@@ -373,7 +383,7 @@ def _build(
     for vars_ in spent.values():
         model.add_at_most_one(vars_)
 
-    offset = 2 * visits * SCALE if objective == "score" else 0
+    offset = 2 * visits * SCALE if objective == AssignObjective.SCORE else 0
     model.maximize(
         sum(_objective_term(play, chance, visits, objective) * var for play, chance, var in plays)
         + offset

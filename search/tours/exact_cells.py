@@ -24,6 +24,7 @@ from ..visit import (
     KingdomSolver,
     Position,
     WorkLimitExceeded,
+    clock_stops,
     make_solver,
     root_options,
     solve_exact,
@@ -42,7 +43,7 @@ class Solve:
 
     solver: KingdomSolver | None  # None once no later cell can use its memo
     work: int | None = None  # kernel lookups it may still make (a budget the clock does not set)
-    deadline: float | None = None  # the clock's backstop: the end of the exact solves' share
+    clock_end: float | None = None  # the clock's backstop: the end of the exact solves' share
     clock_cut: bool = False  # the backstop, not the work, stopped it
     used: int = 0  # kernel lookups made so far
     started: bool = False
@@ -51,7 +52,7 @@ class Solve:
     results: dict[int, KingdomResult] = field(default_factory=dict)  # full results by target
 
 
-SIDE_COLUMNS = ("C", "D")
+SIDE_COLUMNS = ("C", "D")  # Column.CLUBS, Column.DIAMONDS (search.tours.advice)
 """The columns :func:`~search.tours.advice.advise_visit` solves in a second process beside the others (on a machine
 with two cores or more): Military's and Commerce's solves, while this process solves the
 rest, ♦♥♠ among them (its memos start the estimates, forked from this process)."""
@@ -91,7 +92,7 @@ def exact_lane(
                 waiting = {keys[c] for c in cells[done + 1 :] if tier(keys[c]) == tier(key)}
                 waiting -= {k for k, s in solves.items() if s.started}
                 solve.work = int(max(0.0, left) / (len(waiting) + 1))
-                solve.deadline = exact_end
+                solve.clock_end = exact_end
         spent = solve.used
         value = exact_chance(solve, states[cell], full=cell[0] == "all")
         if left is not None:
@@ -179,18 +180,26 @@ def exact_chance(solve: Solve, position: Position, full: bool) -> KingdomResult 
     known = solve.results.get(position.target)
     if known is not None:
         return known if full else known.chance
+    counts = position.abilities.counts
+    draws = counts[Suit.CLUBS] + counts[Suit.DIAMONDS]
+    if draws and solve.clock_end is not None and time.perf_counter() >= solve.clock_end:
+        # Past the backstop a drawing solve is not started at all (its first clock reading
+        # would come only after thousands of lookups); one with no drawing ability still runs,
+        # as it is done in about that many.
+        solve.timed_out = solve.clock_cut = True
+        return None
     solver = solve.solver or make_solver()
     if solve.work is not None:
-        solver.deadline = solve.deadline
         solver.limit_work(max(1, solve.work - solve.used))
     before = solver.lookups
     try:
-        if full:
-            result = solve_exact(solver, position, time.perf_counter())
-            solve.results[position.target] = result
-            solve.needs = result.needs
-            return result
-        vectors = [value for _, value, _ in root_options(solver, position)]
+        with clock_stops(solve.clock_end if solve.work is not None else None, solver):
+            if full:
+                result = solve_exact(solver, position, time.perf_counter())
+                solve.results[position.target] = result
+                solve.needs = result.needs
+                return result
+            vectors = [value for _, value, _ in root_options(solver, position)]
         needs = tuple(map(max, *vectors)) if len(vectors) > 1 else vectors[0]
         solve.needs = tuple(float(v) for v in needs)
         return solve.needs[position.need]
@@ -198,14 +207,13 @@ def exact_chance(solve: Solve, position: Position, full: bool) -> KingdomResult 
         solve.timed_out = True  # never searched again here
         # The clock's backstop stopped it unless the work or the memory cap did; the clock
         # also stops a memo's doubling that would end past the deadline, before it is reached.
-        solve.clock_cut = solve.deadline is not None and not isinstance(
+        solve.clock_cut = solve.clock_end is not None and not isinstance(
             error, (WorkLimitExceeded, MemoryLimitExceeded)
         )
         if isinstance(error, MemoryLimitExceeded) or position.abilities.counts != DHS_COUNTS:
             solve.solver = None  # free its memo (a ♦♥♠ memo may start the estimates)
         return None
     finally:
-        solver.deadline = None
         solve.used += solver.lookups - before
         if solve.work is not None:
             solver.limit_work(None)

@@ -40,9 +40,10 @@ from ..game import (
     start_visit,
     wins_debate,
 )
-from .assign import NoAssignmentError, Play, assign
-from .planning import QUICK_SETS, TourPlanner, shipped_uplift
+from .assign import AssignObjective, NoAssignmentError, Play, assign
+from .planning import QUICK_SETS, Objective, TourPlanner, shipped_uplift
 from .planning_policy import PlanningPolicy
+from .policies import PolicyName
 from .simulate import play_tour
 
 ASSIGN_SECONDS = 10.0
@@ -110,14 +111,19 @@ class HindsightPolicy(PlanningPolicy):
     chance of a perfect tour (the CP-SAT model of :mod:`search.tours.assign`)."""
 
     def __init__(
-        self, planner: TourPlanner | None = None, objective: str = "score", lookahead: bool = False
+        self,
+        planner: TourPlanner | None = None,
+        objective: Objective | str = Objective.SCORE,
+        lookahead: bool = False,
     ) -> None:
         """``planner``: the chances the plan is made from (default: the quick model, see
         :func:`planning_plays`); ``lookahead``: the visits played as ``advisor`` plays them,
         else as ``advisor-rule`` does."""
         super().__init__(planner or TourPlanner(sets=QUICK_SETS), lookahead=lookahead)
-        self.objective = objective
-        self.name = "hindsight" if objective == "score" else "hindsight-perfect"
+        self.objective = objective = Objective(objective)
+        self.name = (
+            PolicyName.HINDSIGHT if objective is Objective.SCORE else PolicyName.HINDSIGHT_PERFECT
+        )
         self.plan: dict[int, int] = {}
         self.deal: Deal | None = None
 
@@ -131,11 +137,13 @@ class HindsightPolicy(PlanningPolicy):
         stands: rulers moved by Politics are where they lie now."""
         plays = planning_plays(self.deal, tour, self.planner)
         visits = len(self.deal.hands()) - tour.visits
-        if self.objective == "score":
+        if self.objective is Objective.SCORE:
             return best_expected_score(plays, visits)
         kingdoms = {p: tour.rulers[p - 1] for p in tour.unvisited}
         hands = self.deal.hands()[tour.visits :]
-        return assign(hands, kingdoms, plays, "perfect", time_limit=ASSIGN_SECONDS).kingdoms
+        return assign(
+            hands, kingdoms, plays, AssignObjective.PERFECT, time_limit=ASSIGN_SECONDS
+        ).kingdoms
 
     def choose_kingdom(self, tour: TourState, hand: CardSet, rng: Stream) -> int:
         """The first kingdom of the plan made again now, for the hands still to come."""

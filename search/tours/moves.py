@@ -19,24 +19,23 @@ from ..game import Card, CardSet, Ruler, Suit, TourState, legal_answers
 from ..infra import wilson_interval
 from ..visit import (
     Abilities,
+    Budget,
     BudgetExceeded,
     InvalidPositionError,
     Option,
     Position,
+    Search,
+    clock_stops,
     make_solver,
     paired_difference,
     solve_exact,
 )
-from .advice import FORCED_SECONDS, MARGIN, MIN_PLAYOUTS, Chance, politics_pool
+from .advice import FORCED_SECONDS, MIN_PLAYOUTS, Chance, politics_pool
 from .estimates import estimate_options, solve_shared_roots
 
-EXACT_SHARE = 0.5
-"""The share of a ranking's time the exact search of every ability may take."""
-HOPELESS_EXACT_SHARE = 0.15
-"""That share where Military and Commerce are both left and at least :data:`HOPELESS_HAND`
-cards are in hand: such searches almost never finish in seconds (bench_kingdom: every Jack on
-a fresh hand, 0 of 20 within 60 s), so the time goes to the restrictions and the estimates."""
 HOPELESS_HAND = 6
+"""Cards in hand from which a search with Military and Commerce both left is hopeless in
+seconds (:data:`~search.visit.budget.EXACT_FRACTIONS`)."""
 
 RANKING_ROOTS_SHARE = 0.4
 """The share of an estimated ranking's time spent solving the lookahead policy's restrictions
@@ -168,6 +167,7 @@ def rank_moves(
     position: Position,
     jacks_used: Sequence[Suit] = (),
     time_limit: float | None = None,
+    budget: Budget | None = None,
 ) -> MoveAdvice:
     """Every option at ``position``, in a visit to ``kingdom``, ranked best first: the legal
     answers while a ruler's card waits, Commerce's discards while they are due, otherwise
@@ -176,48 +176,75 @@ def rank_moves(
     An ability is lent by its Jack while the Jack is unused, else by a supporter: within the
     visit they are alike, but a used supporter no longer scores (§5). Politics is listed once
     per kingdom it can swap with; kingdoms whose rulers share a suit give the same chance.
-    The exact search gets :data:`EXACT_SHARE` of ``time_limit`` (:data:`HOPELESS_EXACT_SHARE`
-    with both drawing abilities on a big hand) and the memory cap; past either, the lookahead
-    policy's restrictions are solved once and every option, Commerce's discards too, is
-    estimated in the rest (:func:`estimate_options`), ranked by its estimate or its proven
-    floor (:func:`_rank_key`); the first one's stands for the position's chance.
+    ``budget`` is the ranking's (else ``time_limit`` seconds from now). The exact search gets
+    its share of it (:data:`~search.visit.budget.EXACT_FRACTIONS`: less with both drawing
+    abilities on a big hand) and the memory cap (:func:`_rank_exactly`); past either, the lookahead policy's
+    restrictions are solved once and every option, Commerce's discards too, is estimated in the
+    rest (:func:`_rank_by_estimates`), ranked by its estimate or its proven floor
+    (:func:`_rank_key`); the first one's stands for the position's chance.
     """
     _check_kingdom(tour, kingdom)
-    started = time.perf_counter()
-    solver = make_solver()
-    if time_limit is not None and _one_legal_answer(position):
-        time_limit = min(time_limit, FORCED_SECONDS)  # nothing to rank: its chance, briefly
-    if time_limit is not None:
-        time_limit *= 1 - MARGIN  # the rest: the pool's start and end, ranking, rendering
-        counts = position.abilities.counts
-        hopeless = (
-            counts[Suit.CLUBS] and counts[Suit.DIAMONDS] and len(position.hand) >= HOPELESS_HAND
-        )
-        solver.deadline = started + time_limit * (HOPELESS_EXACT_SHARE if hopeless else EXACT_SHARE)
+    budget = budget or Budget(time_limit, Search.RANKING)
+    if budget.limit is not None and _one_legal_answer(position):
+        budget = replace(budget, limit=min(budget.limit, FORCED_SECONDS))  # nothing to rank
+    counts = position.abilities.counts
+    if counts[Suit.CLUBS] and counts[Suit.DIAMONDS] and len(position.hand) >= HOPELESS_HAND:
+        budget = replace(budget, search=Search.HOPELESS)
     try:
-        result = solve_exact(solver, position, started)
-        ranked = [(option, chance, None, None, False) for option, chance in result.options]
-        chance, distribution = Chance.of(result), result.distribution
+        ranked, chance, distribution = _rank_exactly(position, budget)
+    except BudgetExceeded:
+        ranked, chance, distribution = _rank_by_estimates(position, budget)
+    return MoveAdvice(
+        kingdom=kingdom,
+        ruler=tour.rulers[kingdom - 1],
+        position=position,
+        chance=chance,
+        moves=_ranked(_moves(tour, kingdom, jacks_used, ranked, chance)),
+        distribution=distribution,
+        seconds=time.perf_counter() - budget.started,
+    )
+
+
+def _rank_exactly(position: Position, budget: Budget) -> tuple[list, Chance, tuple]:
+    """Every option's exact chance, the position's and its distribution of wins, within the
+    exact search's share of ``budget``; raises BudgetExceeded past it."""
+    solver = make_solver()
+    try:
+        with clock_stops(budget.exact_end(), solver):
+            result = solve_exact(solver, position, budget.started)
     except BudgetExceeded:
         solver.reset()  # give its memory to the estimates
-        left = 1.0 if time_limit is None else max(0.0, started + time_limit - time.perf_counter())
-        bound = 0.0
-        if not position.discarding and left >= SECOND_PASS_SECONDS:  # the restrictions once
-            spent = time.perf_counter()
-            bound, _ = solve_shared_roots(position, RANKING_ROOTS_SHARE * left)
-            left = max(0.0, left - (time.perf_counter() - spent))
-        estimated = [(option, _floored(r)) for option, r in _estimate_leaders(position, left)]
-        best = _paired_leader([r for _, r in estimated])
-        ranked = [
-            (option, r.chance, r.interval, _shown_versus(r, best), _proven(r))
-            for option, r in estimated
-        ]
-        chance, distribution = (
-            replace(Chance.of(best), floor=max(bound, best.bound)),
-            best.distribution,
-        )
-        if _proven(best):  # its playouts' wins do not describe the bound it shows
-            distribution = ()
+        raise
+    ranked = [(option, chance, None, None, False) for option, chance in result.options]
+    return ranked, Chance.of(result), result.distribution
+
+
+def _rank_by_estimates(position: Position, budget: Budget) -> tuple[list, Chance, tuple]:
+    """Every option's estimate in what is left of ``budget``, each never shown below its proven
+    floor, the leader by what is known (:func:`_paired_leader`) standing for the position; the
+    lookahead policy's restrictions solved once first (:func:`solve_shared_roots`)."""
+    left = 1.0 if budget.limit is None else budget.search_left()
+    bound = 0.0
+    if not position.discarding and left >= SECOND_PASS_SECONDS:  # the restrictions once
+        spent = time.perf_counter()
+        bound, _ = solve_shared_roots(position, RANKING_ROOTS_SHARE * left, budget)
+        left = max(0.0, left - (time.perf_counter() - spent))
+    estimated = [(option, _floored(r)) for option, r in _estimate_leaders(position, left, budget)]
+    best = _paired_leader([r for _, r in estimated])
+    ranked = [
+        (option, r.chance, r.interval, _shown_versus(r, best), _proven(r))
+        for option, r in estimated
+    ]
+    chance = replace(Chance.of(best), floor=max(bound, best.bound))
+    # A leader shown at its proven floor: its playouts' wins do not describe the bound it shows.
+    return ranked, chance, () if _proven(best) else best.distribution
+
+
+def _moves(
+    tour: TourState, kingdom: int, jacks_used: Sequence[Suit], ranked: list, chance: Chance
+) -> list[Move]:
+    """The moves of the ranked options: each ability lent by its Jack or a supporter, Politics
+    once per kingdom it can swap with."""
     moves: list[Move] = []
     for option, value, interval, versus, proven in ranked:
         loss = chance.value - value
@@ -231,15 +258,7 @@ def rank_moves(
             continue
         for target in _swaps(tour, kingdom, option.new_trump):
             moves.append(Move(option, value, loss, source, target, **common))
-    return MoveAdvice(
-        kingdom=kingdom,
-        ruler=tour.rulers[kingdom - 1],
-        position=position,
-        chance=chance,
-        moves=_ranked(moves),
-        distribution=distribution,
-        seconds=time.perf_counter() - started,
-    )
+    return moves
 
 
 def _one_legal_answer(position: Position) -> bool:
@@ -249,13 +268,13 @@ def _one_legal_answer(position: Position) -> bool:
     return waiting is not None and len(legal_answers(position.hand, waiting)) == 1
 
 
-def _estimate_leaders(position: Position, seconds: float) -> list:
+def _estimate_leaders(position: Position, seconds: float, budget: Budget) -> list:
     """Every option's estimate (:func:`estimate_options`) in :data:`FIRST_PASS` of ``seconds``;
     then the options the first pass cannot tell from the leader (their paired difference's
     interval reaches 0) share the rest, continuing on new deck orders, so that the leaders
     get the playouts that separate them."""
     started = time.perf_counter()
-    estimated = estimate_options(position, FIRST_PASS * seconds)
+    estimated = estimate_options(position, FIRST_PASS * seconds, budget)
     if position.discarding:
         return estimated
     best = max(
@@ -272,6 +291,7 @@ def _estimate_leaders(position: Position, seconds: float) -> list:
     more = estimate_options(
         position,
         left,
+        budget,
         chosen=[option for option, _ in close],
         first=[len(result.hits) for _, result in close],
     )

@@ -32,13 +32,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from ..game import CARDS, FULL_MASK, CardSet, Stream, TourState
-from ..infra import UnreadableFileError, read_arrays, read_json, write_atomically
+from ..game import CARDS, CardSet, Stream, TourState
+from ..infra import (
+    TimeLimitExceeded,
+    UnreadableFileError,
+    read_arrays,
+    read_json,
+    write_atomically,
+)
+from .hand_chances import MAX_WINS, fresh_solver, hand_chances, solve_hand
 
 TABLE_HANDS = 256
 MAX_TABLE_BYTES = 64 << 20  # the packaged table takes under a megabyte
@@ -69,7 +77,12 @@ its point at 60 random late standard choices (docs/tour-value.md), so they are l
 WIN_POINTS = 2  # a won kingdom: its pledge and its (unspent) supporter
 HAND_LIMIT = 4  # the advisor weighs spending supporters once the hand is this small
 
-MAX_WINS = 8
+
+class Objective(StrEnum):
+    """What a tour value measures: the expected final score, or the chance of a perfect tour."""
+
+    SCORE = "score"
+    PERFECT = "perfect"
 
 
 @dataclass(frozen=True)
@@ -79,7 +92,7 @@ class TourValue:
     value: float
     low: float
     high: float
-    objective: str
+    objective: Objective
     spend: int | None = None
     """The suit of the supporter this value counts on, its point spent (None: every supporter kept)."""
 
@@ -195,11 +208,12 @@ class PlanningTable:
         suits: frozenset[int],
         cheap: bool = False,
         supporter: int | None = None,
+        deadline: float | None = None,
     ) -> tuple[float, ...]:
         """The planning chances of one hand (a vector over needs 0..8). With ``cheap``, the
         best of the sets without a drawing Jack only (milliseconds, a lower bound); with
         ``supporter``, a supporter of that suit joins the set that holds its suit's Jack (one
-        more use of that ability)."""
+        more use of that ability). Past ``deadline`` a solve raises TimeLimitExceeded."""
         pool = _pool(suits, trump)
         vectors = []
         for jacks in self.sets:
@@ -208,7 +222,7 @@ class PlanningTable:
             if supporter is not None and jacks[supporter]:
                 jacks = tuple(count + (suit == supporter) for suit, count in enumerate(jacks))
             vectors.append(
-                _hand_chances(hand.mask, trump, jacks, pool if jacks[3] else (), self.work)
+                hand_chances(hand.mask, trump, jacks, pool if jacks[3] else (), self.work, deadline)
             )
         if not vectors:
             return (0.0,) * (MAX_WINS + 1)
@@ -229,12 +243,12 @@ class PlanningTable:
         by the hands in order (started afresh past :data:`MEMO_STATES`): the values and where
         the work limit falls depend on the part alone, not on what was asked before."""
         jacks, trump, pool = part
-        solver = _fresh_solver()
+        solver = fresh_solver()
         rows = []
         for hand in self.hands:
             if solver.state_count() > MEMO_STATES:
                 solver.reset()
-            rows.append(_solve(solver, hand, trump, jacks, pool, self.work))
+            rows.append(solve_hand(solver, hand, trump, jacks, pool, self.work))
         return np.array(rows)
 
 
@@ -246,40 +260,6 @@ def _draws(jacks: tuple) -> bool:
 def _part_name(key: tuple) -> str:
     jacks, trump, pool = key
     return f"j{''.join(map(str, jacks))}t{trump}p{''.join(map(str, pool))}"
-
-
-@lru_cache(maxsize=8192)
-def _hand_chances(
-    hand: int, trump: int, jacks: tuple, pool: tuple[int, ...], work: int | None
-) -> tuple[float, ...]:
-    """One hand's chances with one set from a fresh solver, so the values depend on the
-    arguments alone; cached, since a King and a Queen of one suit, and the same hand
-    planned again at the next visit, ask the same question."""
-    return _solve(_fresh_solver(), hand, trump, jacks, pool, work)
-
-
-def _fresh_solver():
-    from ..visit import make_solver
-
-    return make_solver()
-
-
-def _solve(
-    solver, hand: int, trump: int, jacks: tuple, pool: tuple[int, ...], work: int | None
-) -> tuple[float, ...]:
-    """The exact chances of j more wins with ``jacks``, j = 0..8; all 0 (no bound) past
-    ``work`` lookups or the memory cap."""
-    from ..infra import BudgetExceeded
-
-    solver.limit_work(work)
-    try:
-        values = solver.decide(hand, FULL_MASK & ~hand, 0, trump, jacks, pool)
-    except BudgetExceeded:
-        solver.reset()  # a part-searched memo is exact, but its size is unknown
-        return (0.0,) * (MAX_WINS + 1)
-    finally:
-        solver.limit_work(None)
-    return tuple(values) + (0.0,) * (MAX_WINS + 1 - len(values))
 
 
 TABLE_FILE = Path(__file__).parent.parent / "data" / "planning-table.npz"
@@ -330,7 +310,7 @@ def shipped_uplift() -> Uplift:
     return Uplift.load(UPLIFT_FILE)
 
 
-def advisor_planner(objective: str = "score") -> TourPlanner:
+def advisor_planner(objective: Objective | str = Objective.SCORE) -> TourPlanner:
     """The planner ``advise``, the coach (and so its review) and the ``advisor`` policy plan
     with: the full model, its chances calibrated against the advisor's own play
     (:func:`shipped_uplift`), so that a tour value predicts what that play scores, and a
@@ -346,7 +326,7 @@ class TourPlanner:
     def __init__(
         self,
         table: PlanningTable | None = None,
-        objective: str = "score",
+        objective: Objective | str = Objective.SCORE,
         sets: tuple = PLANNING_SETS,
         uplift: Uplift | None = None,
         supporter_options: tuple[int, ...] = (),
@@ -356,10 +336,10 @@ class TourPlanner:
         against a policy's play; its resamples then widen each value's interval by the fit's
         error beside the hands' sampling. ``supporter_options``: the suits of the unused
         supporters a choice may count on, at the cost of its point (:meth:`after_choice`)."""
-        if objective not in ("score", "perfect"):
+        if objective not in tuple(Objective):
             raise ValueError(f"unknown objective {objective!r}: choose score or perfect")
         self.table = table or default_table(tuple(sets))
-        self.objective = objective
+        self.objective = Objective(objective)
         self.uplift = uplift
         self.supporter_options = supporter_options
         self._values: dict[tuple, np.ndarray] = {}
@@ -390,9 +370,9 @@ class TourPlanner:
         rng = np.random.default_rng(len(key))
         draws = np.vstack([np.arange(hands), rng.integers(0, hands, size=(BOOTSTRAP, hands))])
         values = np.zeros((1 << count, BOOTSTRAP + 1))
-        if self.objective == "perfect":
+        if self.objective is Objective.PERFECT:
             values[0] = 1.0
-        gain = 0.0 if self.objective == "perfect" else WIN_POINTS
+        gain = 0.0 if self.objective is Objective.PERFECT else WIN_POINTS
         for subset in range(1, 1 << count):
             members = [i for i in range(count) if subset >> i & 1]
             best = None
@@ -439,7 +419,7 @@ class TourPlanner:
         left keep their value without one (a lower bound)."""
         terms = self._terms(tour)
         known = known or {}
-        gain = 0.0 if self.objective == "perfect" else WIN_POINTS
+        gain = 0.0 if self.objective is Objective.PERFECT else WIN_POINTS
         plain: dict[int, tuple] = {}  # position -> (chance, value column, supporter counted on)
         pending = []  # with prune: kingdoms valued by the cheap sets so far
         for position, (trump, target, others, rest) in terms.items():
@@ -467,10 +447,15 @@ class TourPlanner:
                 bar = max(v[1][0] for v in best.values()) if prune else best[position][1][0]
                 if gain + rest[0] - 1 <= bar:  # even a sure win would not pay for the point
                     continue
-                chance, column = self._counting_on(hand, trump, target, others, rest, suit)
+                try:
+                    chance, column = self._counting_on(
+                        hand, trump, target, others, rest, suit, deadline
+                    )
+                except TimeLimitExceeded:
+                    break  # the option the clock stopped keeps its plain value, as those left
                 if column[0] > best[position][1][0]:
                     best[position] = (chance, column, suit)
-        base = 0 if self.objective == "perfect" else tour.score
+        base = 0 if self.objective is Objective.PERFECT else tour.score
         return {
             position: (chance, self._with_interval(column, base, spend))
             for position, (chance, column, spend) in best.items()
@@ -506,9 +491,11 @@ class TourPlanner:
         others: frozenset[int],
         rest: np.ndarray,
         suit: int,
+        deadline: float | None = None,
     ) -> tuple[float, np.ndarray]:
-        """The planning chance with a supporter of ``suit`` and its value column, its point spent."""
-        chance = self.table.chance(hand, trump, others, supporter=suit)[target]
+        """The planning chance with a supporter of ``suit`` and its value column, its point spent
+        (TimeLimitExceeded past ``deadline``)."""
+        chance = self.table.chance(hand, trump, others, supporter=suit, deadline=deadline)[target]
         return chance, self._column(chance, target, WIN_POINTS + rest) - 1
 
     def _column(self, chance: float, target: int, stake: np.ndarray) -> np.ndarray:
@@ -518,13 +505,13 @@ class TourPlanner:
     def _held(self, tour: TourState) -> list[int]:
         """The suits of the unused supporters a choice may count on (none for a perfect tour,
         which a point spent rules out), each once, if a set of the table takes them."""
-        if not self.supporter_options or self.objective == "perfect":
+        if not self.supporter_options or self.objective is Objective.PERFECT:
             return []
         suits = sorted({ruler.suit.value for ruler in tour.unused_supporters})
         return [suit for suit in suits if suit in self.supporter_options and self.table.joins(suit)]
 
     def _with_interval(self, column: np.ndarray, score: int, spend: int | None = None) -> TourValue:
-        base = 0 if self.objective == "perfect" else score
+        base = 0 if self.objective is Objective.PERFECT else score
         low, high = np.percentile(column[1:], [2.5, 97.5])
         return TourValue(
             base + float(column[0]), base + float(low), base + float(high), self.objective, spend

@@ -35,6 +35,7 @@ from ..visit import (
     solve_roots,
 )
 from .planning import HAND_LIMIT, WIN_POINTS, TourPlanner, advisor_planner
+from .policies import PolicyName
 from .supporters import BudgetedPayoffSolver, payoff_action, payoffs_for
 
 TOUR_RESTRICTIONS = ((1, 2, 3), (0,))
@@ -52,7 +53,7 @@ class PlanningPolicy:
     (:mod:`search.tours.supporters`) it plays for the expected payoff with the supporters too,
     spending one only where it is worth its point."""
 
-    name = "advisor"
+    name = PolicyName.ADVISOR
 
     def __init__(
         self,

@@ -7,6 +7,7 @@ others are named in :mod:`search.tours.registry`.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Protocol
 
 from ..game import (
@@ -26,6 +27,20 @@ from ..game import (
 )
 
 
+class PolicyName(StrEnum):
+    """The policies that play whole tours (see the module docstring)."""
+
+    RANDOM = "random"
+    GREEDY = "greedy"
+    ADVISOR = "advisor"
+    ADVISOR_UNCALIBRATED = "advisor-uncalibrated"
+    ADVISOR_QUICK = "advisor-quick"
+    ADVISOR_RULE = "advisor-rule"
+    ADVISOR_SPEND = "advisor-spend"
+    HINDSIGHT = "hindsight"
+    HINDSIGHT_PERFECT = "hindsight-perfect"
+
+
 class Policy(Protocol):
     """Chooses kingdoms and actions; ``rng`` is its own seeded stream."""
 
@@ -43,7 +58,7 @@ class Policy(Protocol):
 class RandomPolicy:
     """Uniform among unvisited kingdoms and among legal actions."""
 
-    name = "random"
+    name = PolicyName.RANDOM
 
     def choose_kingdom(self, tour: TourState, hand: CardSet, rng: Stream) -> int:
         return rng.choice(tour.unvisited)
@@ -80,7 +95,7 @@ class GreedyPolicy:
       needed and the weakest otherwise.
     """
 
-    name = "greedy"
+    name = PolicyName.GREEDY
 
     def choose_kingdom(self, tour: TourState, hand: CardSet, rng: Stream) -> int:
         def gap(position: int) -> float:

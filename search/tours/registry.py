@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .policies import GreedyPolicy, Policy, RandomPolicy
+from .policies import GreedyPolicy, Policy, PolicyName, RandomPolicy
 
 # The factories import their policies when asked for: those load the solvers.
 
@@ -30,7 +30,7 @@ def _advisor_uncalibrated() -> Policy:
     from .planning_policy import PlanningPolicy
 
     policy = PlanningPolicy(TourPlanner(), lookahead=True)
-    policy.name = "advisor-uncalibrated"
+    policy.name = PolicyName.ADVISOR_UNCALIBRATED
     return policy
 
 
@@ -38,7 +38,7 @@ def _advisor_quick() -> Policy:
     from .planning_policy import PlanningPolicy
 
     policy = PlanningPolicy(_quick_planner(), lookahead=True)
-    policy.name = "advisor-quick"
+    policy.name = PolicyName.ADVISOR_QUICK
     return policy
 
 
@@ -46,7 +46,7 @@ def _advisor_rule() -> Policy:
     from .planning_policy import PlanningPolicy
 
     policy = PlanningPolicy(_quick_planner(), lookahead=False)
-    policy.name = "advisor-rule"
+    policy.name = PolicyName.ADVISOR_RULE
     return policy
 
 
@@ -54,7 +54,7 @@ def _advisor_spend() -> Policy:
     from .planning_policy import PlanningPolicy
 
     policy = PlanningPolicy(_quick_planner(), spend_supporters=True, lookahead=False)
-    policy.name = "advisor-spend"
+    policy.name = PolicyName.ADVISOR_SPEND
     return policy
 
 
@@ -72,8 +72,9 @@ def _hindsight() -> Policy:
 
 def _hindsight_perfect() -> Policy:
     from .hindsight import HindsightPolicy
+    from .planning import Objective
 
-    return HindsightPolicy(objective="perfect")
+    return HindsightPolicy(objective=Objective.PERFECT)
 
 
 def _first_edition_advisor() -> Policy:
@@ -83,23 +84,23 @@ def _first_edition_advisor() -> Policy:
 
 
 POLICIES: dict[str, Callable[[], Policy]] = {
-    "random": RandomPolicy,
-    "greedy": GreedyPolicy,
-    "advisor": _advisor,
-    "advisor-uncalibrated": _advisor_uncalibrated,
-    "advisor-quick": _advisor_quick,
-    "advisor-rule": _advisor_rule,
-    "advisor-spend": _advisor_spend,
-    "hindsight": _hindsight,
-    "hindsight-perfect": _hindsight_perfect,
+    PolicyName.RANDOM: RandomPolicy,
+    PolicyName.GREEDY: GreedyPolicy,
+    PolicyName.ADVISOR: _advisor,
+    PolicyName.ADVISOR_UNCALIBRATED: _advisor_uncalibrated,
+    PolicyName.ADVISOR_QUICK: _advisor_quick,
+    PolicyName.ADVISOR_RULE: _advisor_rule,
+    PolicyName.ADVISOR_SPEND: _advisor_spend,
+    PolicyName.HINDSIGHT: _hindsight,
+    PolicyName.HINDSIGHT_PERFECT: _hindsight_perfect,
 }
 
 
 # the first edition (R5-R7) needs its own advisor; the hindsight bounds are standard-only
 FIRST_EDITION_POLICIES: dict[str, Callable[[], Policy]] = {
-    "random": RandomPolicy,
-    "greedy": GreedyPolicy,
-    "advisor": _first_edition_advisor,
+    PolicyName.RANDOM: RandomPolicy,
+    PolicyName.GREEDY: GreedyPolicy,
+    PolicyName.ADVISOR: _first_edition_advisor,
 }
 
 

@@ -5,8 +5,18 @@ with its fallback estimate (:mod:`.solve`, :mod:`.estimate`) and payoffs (:mod:`
 from __future__ import annotations
 
 from ..infra import BudgetExceeded, MemoryLimitExceeded, TimeLimitExceeded, WorkLimitExceeded
-from .estimate import (
+from .budget import (
     LOOKUPS_PER_SECOND,
+    Budget,
+    Memos,
+    Search,
+    clock_stops,
+    forget_solver,
+    known_roots,
+    remember_roots,
+    scratch_of,
+)
+from .estimate import (
     best_answer,
     best_discard,
     choose_option,
@@ -15,11 +25,8 @@ from .estimate import (
 )
 from .lookahead import (
     LookaheadPolicy,
-    forget_solver,
     paired_difference,
     paired_estimate,
-    remember_roots,
-    scratch_of,
     solve_roots,
     swap_state,
 )
@@ -30,6 +37,7 @@ from .position import (
     KingdomResult,
     Option,
     Position,
+    SolverState,
     action_of_label,
     legal_discards_of,
     make_position,
@@ -45,17 +53,21 @@ from .suitpatterns import bits_of, draw_combinations, signature
 __all__ = [
     "LOOKUPS_PER_SECOND",
     "Abilities",
+    "Budget",
     "BudgetExceeded",
     "InvalidPositionError",
     "KingdomResult",
     "KingdomSolver",
     "LookaheadPolicy",
     "MemoryLimitExceeded",
+    "Memos",
     "Option",
     "PayoffSolver",
     "Payoffs",
     "Playout",
     "Position",
+    "Search",
+    "SolverState",
     "TimeLimitExceeded",
     "WorkLimitExceeded",
     "action_of_label",
@@ -63,10 +75,12 @@ __all__ = [
     "best_discard",
     "bits_of",
     "choose_option",
+    "clock_stops",
     "draw_combinations",
     "estimate_kingdom",
     "forget_solver",
     "kernel_needs_compile",
+    "known_roots",
     "legal_discards_of",
     "make_position",
     "make_solver",

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from enum import StrEnum
 
 from ..game import Stream, debate_won, iter_bits, legal_answer_mask, military_usable
 from ..infra import BudgetExceeded, MemoryLimitExceeded, wilson_interval
+from .budget import LOOKUPS_PER_SECOND, clock_stops
 from .lookahead import paired_estimate
 from .lookahead_runs import lookahead_playouts
 from .playout import Playout
@@ -32,14 +34,16 @@ from .position import KingdomResult, root_state
 from .reference import CLUBS, DIAMONDS, HEARTS, SPADES, KingdomSolver, all_pairs, discard_pairs
 from .solvers import make_solver
 
-RULE, PLAIN, LOOKAHEAD = "rule", "plain", "lookahead"
-"""The fallback policies (see the module docstring)."""
-LOOKUPS_PER_SECOND = 14_000_000
-"""Kernel lookups a second of budget buys where work, not the clock, decides. Measured on this
-project's 2-core machine under load: 7-27 M/s, about 13 M/s at the median (higher for
-Commerce, lower for big Military memos). Set near it, so that a table is as exact as the
-clock would let it be; on a slower or busy machine the clock stops some searches first, and
-the table says so."""
+
+class Fallback(StrEnum):
+    """The policies an estimate plays (see the module docstring)."""
+
+    RULE = "rule"
+    PLAIN = "plain"
+    LOOKAHEAD = "lookahead"
+
+
+RULE, PLAIN, LOOKAHEAD = Fallback.RULE, Fallback.PLAIN, Fallback.LOOKAHEAD
 PLAYOUTS_PER_SECOND = 80
 """Lookahead playouts (each beside its base) a second of budget buys where work decides
 (bench_jacks: about 170 playouts a second, 85 pairs)."""
@@ -279,15 +283,13 @@ def _rule_playouts(solver, playout, budget_end: float) -> list[int]:
     """Playouts of the rule fallback until ``budget_end`` (perhaps none). A playout cut off
     by the clock is dropped."""
     wins: list[int] = []
-    solver.deadline = budget_end
     try:
-        while time.perf_counter() < budget_end:
-            wins.append(playout(len(wins), RULE))
+        with clock_stops(budget_end, solver):
+            while time.perf_counter() < budget_end:
+                wins.append(playout(len(wins), RULE))
     except BudgetExceeded as error:
         if isinstance(error, MemoryLimitExceeded):
             solver.reset()
-    finally:
-        solver.deadline = None
     return wins
 
 

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from . import kernel
+from .budget import clock_stops
 from .kernel import GOLDEN, MILITARY_TAG, MIX1, MIX2, SPREAD_MIX, pack_abilities
 from .lookahead import SWAP, LookaheadPolicy, military_stream_key, restricted, spent
 
@@ -159,10 +160,7 @@ def compiled_playouts(
     ints[kernel.P_FIRST], ints[kernel.P_COUNT], ints[kernel.P_DONE] = first, count, 0
     ints[kernel.P_ROOTS : kernel.P_ROOTS + len(roots)] = roots
     solver = policy.solver
-    solver.deadline, deadline_before = deadline, solver.deadline
-    try:
+    with clock_stops(deadline, solver):
         solver.play(policy.scratch, state, need, ints)
-    finally:
-        solver.deadline = deadline_before
     played = ints[wins : wins + count].tolist()
     return played, ints[wins + count :].tolist() if base is not None else []

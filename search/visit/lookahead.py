@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from weakref import WeakKeyDictionary
 
 from ..game import Stream, debate_won, iter_bits, legal_answer_mask, military_draws, military_usable
 from ..infra import BudgetExceeded, MemoryLimitExceeded, WorkLimitExceeded, wilson_interval
+from .budget import clock_stops
 from .playout import Playout
 from .reference import CLUBS, DIAMONDS, HEARTS, SPADES, TIE, KingdomSolver, all_pairs, discard_pairs
 
@@ -423,7 +423,6 @@ def solve_roots(
             continue  # ♦ alone only where ♦♥♠ did not finish
         if any(restricted(abil, done) == counts for done in solved):
             continue  # the same restriction of this position's abilities
-        solver.deadline = deadline
         left = None
         if work is not None:
             left = work - (getattr(solver, "lookups", 0) - start)
@@ -431,11 +430,11 @@ def solve_roots(
                 break
         limit_work(left)
         try:
-            solve(suits)
+            with clock_stops(deadline, solver):
+                solve(suits)
             solved.append(suits)
         except MemoryLimitExceeded:  # make room, and rebuild what did finish
             solver.reset()
-            solver.deadline = None
             limit_work(None)
             for done in solved:
                 solve(done)
@@ -443,42 +442,5 @@ def solve_roots(
             if cuts is not None and not isinstance(error, WorkLimitExceeded):
                 cuts.append(suits)  # the clock's, not the work's (it may stop a doubling early)
         finally:
-            solver.deadline = None
             limit_work(None)
     return solved
-
-
-_SCRATCHES: WeakKeyDictionary = WeakKeyDictionary()
-_KNOWN_ROOTS: WeakKeyDictionary = WeakKeyDictionary()  # solver -> {(state, waiting): roots}
-
-
-def remember_roots(solver: KingdomSolver, state: tuple, waiting: int | None, roots: list) -> None:
-    """Note that ``roots`` are the restrictions of ``state`` solved on ``solver`` (by a caller
-    that gave them more time than its runs will have): runs from ``state`` on ``solver``, or on
-    a process forked from it, take them as they are rather than try the others again."""
-    _KNOWN_ROOTS.setdefault(solver, {})[state, waiting] = list(roots)
-
-
-def known_roots(solver: KingdomSolver, state: tuple, waiting: int | None) -> list | None:
-    """The restrictions :func:`remember_roots` noted for ``state`` with ``solver``, if any."""
-    return _KNOWN_ROOTS.get(solver, {}).get((state, waiting))
-
-
-def forget_solver(solver: KingdomSolver) -> None:
-    """Empty ``solver``'s memo and its scratch's, and the roots remembered on it: a shared
-    solver starting afresh, its memory given back."""
-    solver.reset()
-    scratch = _SCRATCHES.get(solver)
-    if scratch is not None:
-        scratch.reset()
-    _KNOWN_ROOTS.pop(solver, None)
-
-
-def scratch_of(solver: KingdomSolver) -> KingdomSolver:
-    """The scratch solver (♥♠ and other quick restrictions) kept beside ``solver``: the runs
-    that share a solver (the options of one ranking, the cells of one table) share its
-    scratch memo too, rather than each solving ♥♠ afresh."""
-    scratch = _SCRATCHES.get(solver)
-    if scratch is None:
-        scratch = _SCRATCHES[solver] = type(solver)()
-    return scratch

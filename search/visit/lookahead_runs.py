@@ -7,8 +7,9 @@ from __future__ import annotations
 import time
 
 from ..infra import BudgetExceeded, MemoryLimitExceeded
+from .budget import clock_stops, known_roots, scratch_of
 from .fastplay import SplitMixStream, compiled_playouts, playout_seed
-from .lookahead import LookaheadPolicy, known_roots, play_lookahead, scratch_of, solve_roots
+from .lookahead import LookaheadPolicy, play_lookahead, solve_roots
 from .reference import KingdomSolver
 
 
@@ -96,47 +97,45 @@ def lookahead_playouts(
     wins: list[int] = []
     pairs: list[tuple[bool, bool]] = []
     wanted = float("inf") if playouts is None else playouts
-    for one in (solver, policy.scratch):
-        one.deadline = budget_end
-    try:
+    with clock_stops(budget_end, solver, policy.scratch):
         try:
-            if forced is None:
-                suits, base_value = policy.base(state, need, waiting)
-            else:
-                suits, base_value = policy.option_base(state, need, forced, waiting)
-        except BudgetExceeded:  # no time or room left to value the bases: no base, no playout
-            return LookaheadRun([], [], 0.0, roots, True)
-        base = None
-        if base_value >= 0:  # else no exact chance to pair with: the plain success rate
-            base = LookaheadPolicy(solver, [suits], seed=seed, scratch=policy.scratch, fixed=True)
-        base_value = max(base_value, 0.0)
-        play = _compiled_batch if compiled(solver) else _python_batch
-        size = 1
-        while len(wins) < wanted and time.perf_counter() < budget_end:
-            size = int(min(size, wanted - len(wins)))
-            policy.tidy()
-            made, hits = play(
-                policy,
-                base,
-                state,
-                need,
-                seed,
-                first + len(wins),
-                size,
-                waiting,
-                forced,
-                suits,
-                budget_end,
-            )
-            wins.extend(made)
-            pairs.extend((won == need, hit == need) for won, hit in zip(made, hits))
-            size = min(2 * size, batch)  # 1, 2, 4, ... batch: a cut batch costs little
-    except BudgetExceeded as error:  # the batch cut off is dropped whole
-        if isinstance(error, MemoryLimitExceeded):
-            policy.scratch.reset()
-    finally:
-        for one in (solver, policy.scratch):
-            one.deadline = None
+            try:
+                if forced is None:
+                    suits, base_value = policy.base(state, need, waiting)
+                else:
+                    suits, base_value = policy.option_base(state, need, forced, waiting)
+            except BudgetExceeded:  # no time or room left to value the bases: no base, no playout
+                return LookaheadRun([], [], 0.0, roots, True)
+            base = None
+            if base_value >= 0:  # else no exact chance to pair with: the plain success rate
+                base = LookaheadPolicy(
+                    solver, [suits], seed=seed, scratch=policy.scratch, fixed=True
+                )
+            base_value = max(base_value, 0.0)
+            play = _compiled_batch if compiled(solver) else _python_batch
+            size = 1
+            while len(wins) < wanted and time.perf_counter() < budget_end:
+                size = int(min(size, wanted - len(wins)))
+                policy.tidy()
+                made, hits = play(
+                    policy,
+                    base,
+                    state,
+                    need,
+                    seed,
+                    first + len(wins),
+                    size,
+                    waiting,
+                    forced,
+                    suits,
+                    budget_end,
+                )
+                wins.extend(made)
+                pairs.extend((won == need, hit == need) for won, hit in zip(made, hits))
+                size = min(2 * size, batch)  # 1, 2, 4, ... batch: a cut batch costs little
+        except BudgetExceeded as error:  # the batch cut off is dropped whole
+            if isinstance(error, MemoryLimitExceeded):
+                policy.scratch.reset()
     return LookaheadRun(
         wins, pairs, base_value, roots, bool(cuts) or len(wins) < wanted < float("inf")
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
+from typing import NamedTuple
 
 from ..game import Card, CardSet, Debate, Phase, Suit, UseAbility, VisitState, ability_sources
 from .reference import MAX_NEED, Abilities
@@ -177,18 +178,30 @@ def make_position(
     return position
 
 
-def root_state(position: Position) -> tuple:
-    """The solver's state tuple for ``position``'s decision (hand, deck, discard, trump,
-    ability counts, Politics pool)."""
+class SolverState(NamedTuple):
+    """A state of the solvers between debates: card sets as 32-bit masks (see
+    :mod:`search.game.cards`), the trump suit's number, the ability counts (♣ ♦ ♥ ♠) and the
+    Politics pool (the suits it may bring, each once; empty once Politics is spent)."""
+
+    hand: int
+    deck: int
+    discard: int
+    trump: int
+    abilities: tuple[int, ...]
+    pool: tuple[int, ...]
+
+
+def root_state(position: Position) -> SolverState:
+    """The solvers' state for ``position``'s decision."""
     abilities = position.abilities
     pool = abilities.pool if abilities.counts[3] else ()
-    return (
-        position.hand.mask,
-        position.deck.mask,
-        position.discard.mask,
-        int(position.trump),
-        abilities.counts,
-        pool,
+    return SolverState(
+        hand=position.hand.mask,
+        deck=position.deck.mask,
+        discard=position.discard.mask,
+        trump=int(position.trump),
+        abilities=abilities.counts,
+        pool=pool,
     )
 
 

@@ -98,7 +98,11 @@ class SolverStats:
 
 
 class KingdomSolver:
-    """Expectimax over one visit; owns its memo so repeated queries share work."""
+    """Expectimax over one visit; owns its memo so repeated queries share work. Past its
+    ``deadline`` (a ``time.perf_counter()`` reading, set for a block by
+    :func:`search.visit.budget.clock_stops`) a search raises TimeLimitExceeded."""
+
+    deadline: float | None = None
 
     def __init__(
         self,
@@ -106,12 +110,12 @@ class KingdomSolver:
         exact: bool = False,
         canonical: bool = True,
         vectorise: bool = True,
-        deadline: float | None = None,
     ) -> None:
         self.exact = exact
         self.canonical = canonical
         self.vectorise = vectorise
-        self.deadline = deadline
+        self.scratch: KingdomSolver | None = None  # quick restrictions' solver beside this one
+        self.known_roots: dict = {}  # (state, waiting) -> the restrictions solved for it
         self.one = Fraction(1) if exact else 1.0
         self.zero = Fraction(0) if exact else 0.0
         self.memo: dict = {}

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from ..game import legal_answers, wins_debate
 from ..infra import BudgetExceeded, MemoryLimitExceeded
+from .budget import Budget, clock_stops
 from .estimate import estimate_kingdom
 from .position import (
     KingdomResult,
@@ -27,8 +28,6 @@ from .position import (
 from .reference import KingdomSolver
 from .solvers import make_solver
 
-EXACT_SHARE = 0.5
-"""The share of a time limit the exact search may take; an estimate takes the rest."""
 QUICK_SECONDS = 0.3
 """How long the pure-Python solver may try a search with no drawing ability before the
 compiled kernel takes over (loading numba and the kernel costs about 0.8 s)."""
@@ -67,30 +66,29 @@ def solve_kingdom(
     exact: bool = False,
     time_limit: float | None = None,
     solver: KingdomSolver | None = None,
+    budget: Budget | None = None,
 ) -> KingdomResult:
-    """Solve ``position`` exactly within :data:`EXACT_SHARE` of ``time_limit`` seconds; past
-    it (or the memory cap), estimate by Monte Carlo in the rest of the time."""
+    """Solve ``position`` exactly within the exact search's share of the budget (``budget``,
+    else ``time_limit`` seconds from now; :data:`~search.visit.budget.EXACT_FRACTIONS`); past it
+    (or the memory cap), estimate by Monte Carlo in the rest of the time."""
     position.validate()
+    budget = budget or Budget(time_limit)
     started = time.perf_counter()
-    deadline = started + EXACT_SHARE * time_limit if time_limit is not None else None
+    deadline = budget.exact_end()
     if solver is None:
         counts = position.abilities.counts
         if not exact and not (counts[0] or counts[1]):  # nothing draws: usually small
             quick = _quick(position, started, deadline)
             if quick is not None:
                 return quick
-        solver = make_solver(exact, deadline)
-    else:
-        solver.deadline = deadline
+        solver = make_solver(exact)
     try:
-        return solve_exact(solver, position, started)
+        with clock_stops(deadline, solver):
+            return solve_exact(solver, position, started)
     except BudgetExceeded as error:
         if isinstance(error, MemoryLimitExceeded):
             solver.reset()  # the estimate needs the room
-        left = None if time_limit is None else max(0.0, started + time_limit - time.perf_counter())
-        return estimate_kingdom(position, seconds=left, started=started)
-    finally:
-        solver.deadline = None
+        return estimate_kingdom(position, seconds=budget.search_left(), started=started)
 
 
 def _quick(position: Position, started: float, deadline: float | None) -> KingdomResult | None:
@@ -99,9 +97,10 @@ def _quick(position: Position, started: float, deadline: float | None) -> Kingdo
     would have loaded (numba and the kernel take about a second). Both give the same
     numbers (tests/test_fastkernel.py)."""
     limit = started + QUICK_SECONDS
-    solver = KingdomSolver(deadline=limit if deadline is None else min(limit, deadline))
+    solver = KingdomSolver()
     try:
-        return solve_exact(solver, position, started)
+        with clock_stops(limit if deadline is None else min(limit, deadline), solver):
+            return solve_exact(solver, position, started)
     except BudgetExceeded:
         return None
 

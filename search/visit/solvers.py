@@ -5,14 +5,14 @@ from __future__ import annotations
 from .reference import KingdomSolver
 
 
-def make_solver(exact: bool = False, deadline: float | None = None) -> KingdomSolver:
+def make_solver(exact: bool = False) -> KingdomSolver:
     """A fresh solver for one query: the compiled kernel for floats, the reference kernel for
     exact fractions (both give the same values; tests/test_fastkernel.py)."""
     if exact:
-        return KingdomSolver(exact=True, deadline=deadline)
+        return KingdomSolver(exact=True)
     from .kernel import FastKingdomSolver
 
-    return FastKingdomSolver(deadline=deadline)
+    return FastKingdomSolver()
 
 
 def warm_up() -> None:
