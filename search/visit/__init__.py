@@ -1,10 +1,21 @@
 """One visit: the exact expectimax (:mod:`.reference`, compiled in :mod:`.kernel`), its
 canonical keys (:mod:`.suitpatterns`), positions and results (:mod:`.position`), the solve
-with its fallback estimate (:mod:`.solve`, :mod:`.estimate`) and payoffs (:mod:`.payoffs`)."""
+with its fallback estimate (:mod:`.solve`, :mod:`.estimate`), payoffs (:mod:`.payoffs`) and
+the certainty search that makes 100% and 0% exact for any ability set (:mod:`.certainty`)."""
 
 from __future__ import annotations
 
 from ..infra import BudgetExceeded, MemoryLimitExceeded, TimeLimitExceeded, WorkLimitExceeded
+from .certainty import (
+    IMPOSSIBLE,
+    OPEN,
+    SURE,
+    UNKNOWN,
+    Certainty,
+    CertaintySearch,
+    ReferenceCertainty,
+    certainty,
+)
 from .estimate import (
     LOOKUPS_PER_SECOND,
     best_answer,
@@ -43,9 +54,15 @@ from .solvers import kernel_needs_compile, make_solver, warm_up
 from .suitpatterns import bits_of, draw_combinations, signature
 
 __all__ = [
+    "IMPOSSIBLE",
     "LOOKUPS_PER_SECOND",
+    "OPEN",
+    "SURE",
+    "UNKNOWN",
     "Abilities",
     "BudgetExceeded",
+    "Certainty",
+    "CertaintySearch",
     "InvalidPositionError",
     "KingdomResult",
     "KingdomSolver",
@@ -56,12 +73,14 @@ __all__ = [
     "Payoffs",
     "Playout",
     "Position",
+    "ReferenceCertainty",
     "TimeLimitExceeded",
     "WorkLimitExceeded",
     "action_of_label",
     "best_answer",
     "best_discard",
     "bits_of",
+    "certainty",
     "choose_option",
     "draw_combinations",
     "estimate_kingdom",
