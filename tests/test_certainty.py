@@ -260,8 +260,7 @@ def test_a_cut_search_says_unknown() -> None:
 # --- every Jack: no exact chance to compare with -------------------------------------------
 
 SURE_DEAL = (3, 5)
-"""Deal 3's first hand at kingdom 5 (K♦, target 5): sure with all four Jacks (none of the
-subsets recorded or solved here reaches 100%)."""
+"""Deal 3's first hand at kingdom 5 (K♦, target 5): sure with all four Jacks."""
 
 
 def engine_sure(visit, search: CertaintySearch, cache: dict) -> bool:
@@ -363,3 +362,17 @@ def test_an_impossible_cell_with_every_jack_is_never_hit(orders: int) -> None:
     for seed in range(orders):
         rank = random.Random(seed).sample(range(32), 32)
         assert not clairvoyant_hit(visit, rank, {})
+
+
+def test_advise_shows_a_proven_cell_as_exact() -> None:
+    """advise at 3 s: deal 3's kingdom 5, which no exact solve of every Jack finishes in time,
+    shows exactly 100% with all four Jacks and with every ability, as an exact cell (not as a
+    subset's bound)."""
+    from search.tours import advise_visit
+
+    deal = Deal(SURE_DEAL[0], TourConfig())
+    advice = advise_visit(deal.tour(), deal.hand(1), time_limit=3.0)
+    kingdom = next(k for k in advice.kingdoms if k.position == SURE_DEAL[1])
+    for column in ("jacks", "all"):
+        chance = kingdom.chance(column)
+        assert (chance.kind, chance.value) == ("exact", 1.0)

@@ -34,6 +34,7 @@ from ..visit import (
     make_position,
     warm_up,
 )
+from .certain_cells import certain_cells
 from .estimates import estimate_all, sharing_root_solvers
 from .exact_cells import Progress, solve_cells
 from .planning import TourValue, advisor_planner
@@ -220,6 +221,7 @@ def advise_visit(
     # that the table repeats on any machine fast enough; the clock is only a backstop.
     work = None if time_limit is None else EXACT_SHARE * time_limit * LOOKUPS_PER_SECOND
     found, solves, solved, exact_cuts = solve_cells(cells, states, keys, exact_end, work, progress)
+    found.update(certain_cells(cells, states, found, time_limit))  # 100% and 0% made exact
     total = len(cells)
     open_cells = [cell for cell in cells if cell not in found and cell not in bounds_only]
     queries: dict[tuple, list] = {}  # one estimate per (solve, target), shared by its cells
