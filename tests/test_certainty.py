@@ -1,4 +1,4 @@
-"""The certainty search (search.visit.certainty): 100% and 0% exactly, for any ability set.
+"""The certainty search (search.visit.certain): 100% and 0% exactly, for any ability set.
 
 A verdict is checked against exact chances computed otherwise: the reference expectimax in
 fractions on small positions, the compiled expectimax on first-visit hands, the independent
@@ -39,7 +39,7 @@ from search.visit import (
     root_state,
     solve_exact,
 )
-from search.visit.certainty import (
+from search.visit.certain import (
     ALL_NEEDS,
     IMPOSSIBLE,
     OPEN,

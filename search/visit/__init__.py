@@ -1,12 +1,12 @@
 """One visit: the exact expectimax (:mod:`.reference`, compiled in :mod:`.kernel`), its
 canonical keys (:mod:`.suitpatterns`), positions and results (:mod:`.position`), the solve
 with its fallback estimate (:mod:`.solve`, :mod:`.estimate`), payoffs (:mod:`.payoffs`) and
-the certainty search that makes 100% and 0% exact for any ability set (:mod:`.certainty`)."""
+the certainty search that makes 100% and 0% exact for any ability set (:mod:`.certain`)."""
 
 from __future__ import annotations
 
 from ..infra import BudgetExceeded, MemoryLimitExceeded, TimeLimitExceeded, WorkLimitExceeded
-from .certainty import (
+from .certain import (
     IMPOSSIBLE,
     OPEN,
     SURE,

@@ -1092,7 +1092,7 @@ def _option_vector(option, hand, deck, disc, trump, abil, pool, depth, mem, dead
     return 0
 
 
-# --- the certainty search (search.visit.certainty) ----------------------------------
+# --- the certainty search (search.visit.certain) ----------------------------------
 # Yes/no questions on the same game tree, for ability sets too large to solve: which numbers of
 # wins still needed some policy hits against every deck order (SURE: the chance is exactly 1),
 # and which some deck order and some play can hit at all (POSSIBLE: the chance is above 0). A
