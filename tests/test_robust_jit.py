@@ -145,8 +145,16 @@ def test_odds_works_from_a_read_only_copy_with_no_cache_folder(tmp_path) -> None
     assert "Chance" in done.stdout
 
 
-RECURSIVE = {"_decide", "_worth", "_dist", "_option_score", "_option_vector", "_enter"}
-"""Kernel functions whose compiled code holds the recursive ``_decide``."""
+RECURSIVE = {
+    "_decide",
+    "_worth",
+    "_dist",
+    "_option_score",
+    "_option_vector",
+    "_enter",
+    "_certain",
+}
+"""Kernel functions whose compiled code holds the recursive ``_decide`` (or ``_certain``)."""
 
 
 def _compiled_functions(tree):

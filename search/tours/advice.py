@@ -36,6 +36,7 @@ from ..visit import (
     make_position,
     warm_up,
 )
+from .certain_cells import certain_cells
 from .estimates import estimate_all
 from .exact_cells import Progress, solve_cells
 from .planning import Objective, TourPlanner, TourValue, advisor_planner
@@ -247,6 +248,7 @@ def advise_visit(
     found, solves, solved, exact_cuts = solve_cells(
         plan.cells, plan.states, plan.keys, budget.exact_end(), budget.exact_work(), progress
     )
+    found.update(certain_cells(plan.cells, plan.states, found, budget))  # 100% and 0% exact
     estimated = _estimate_cells(plan, found, solves, budget, progress)
     return _value_kingdoms(tour, hand, planner, plan, found, budget, solved, exact_cuts, estimated)
 

@@ -1,6 +1,7 @@
 """One visit: the exact expectimax (:mod:`.reference`, compiled in :mod:`.kernel`), its
 canonical keys (:mod:`.suitpatterns`), positions and results (:mod:`.position`), the solve
-with its fallback estimate (:mod:`.solve`, :mod:`.estimate`) and payoffs (:mod:`.payoffs`)."""
+with its fallback estimate (:mod:`.solve`, :mod:`.estimate`), payoffs (:mod:`.payoffs`) and
+the certainty search that makes 100% and 0% exact for any ability set (:mod:`.certain`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,16 @@ from .budget import (
     known_roots,
     remember_roots,
     scratch_of,
+)
+from .certain import (
+    IMPOSSIBLE,
+    OPEN,
+    SURE,
+    UNKNOWN,
+    Certainty,
+    CertaintySearch,
+    ReferenceCertainty,
+    certainty,
 )
 from .estimate import (
     best_answer,
@@ -51,10 +62,16 @@ from .solvers import kernel_needs_compile, make_solver, warm_up
 from .suitpatterns import bits_of, draw_combinations, signature
 
 __all__ = [
+    "IMPOSSIBLE",
     "LOOKUPS_PER_SECOND",
+    "OPEN",
+    "SURE",
+    "UNKNOWN",
     "Abilities",
     "Budget",
     "BudgetExceeded",
+    "Certainty",
+    "CertaintySearch",
     "InvalidPositionError",
     "KingdomResult",
     "KingdomSolver",
@@ -66,6 +83,7 @@ __all__ = [
     "Payoffs",
     "Playout",
     "Position",
+    "ReferenceCertainty",
     "Search",
     "SolverState",
     "TimeLimitExceeded",
@@ -74,6 +92,7 @@ __all__ = [
     "best_answer",
     "best_discard",
     "bits_of",
+    "certainty",
     "choose_option",
     "clock_stops",
     "draw_combinations",

@@ -57,6 +57,9 @@ fresh hand, 0 of 20 within 60 s), so the time goes to the restrictions and the e
 table's 0.75 was measured on the first hands of deals 2 and 5 at a 3 s limit: it solves as
 many cells as 0.5 did at 5 s; the estimates it leaves less time are mostly shown as the bounds
 beneath them."""
+CERTAINTY_FRACTION = 0.1
+"""The share of a table's time the certainty search (:func:`search.visit.certainty`) may use on
+the cells the exact solves left open, before the estimates take what is left."""
 MARGINS = {Search.SOLVE: 0.0, Search.RANKING: 0.05, Search.HOPELESS: 0.05, Search.TABLE: 0.05}
 """The share of a time limit kept back from the searches, for what follows them (a process
 pool's start and end, the ranking, the tour values, the table)."""
@@ -193,6 +196,16 @@ class Budget:
         if self.limit is None:
             return None
         return EXACT_FRACTIONS[self.search] * self._searches() * self._rate()
+
+    def certainty_end(self) -> float | None:
+        """The end of the certainty search's share, from now (never past :meth:`search_end`)."""
+        if self.limit is None:
+            return None
+        return min(time.perf_counter() + CERTAINTY_FRACTION * self.limit, self.search_end())
+
+    def certainty_work(self) -> float | None:
+        """The kernel lookups standing for the certainty search's share."""
+        return self.work(CERTAINTY_FRACTION)
 
     def search_end(self) -> float | None:
         """The end of the searches, exact and estimated (the limit less its margin)."""

@@ -1092,7 +1092,155 @@ def _option_vector(option, hand, deck, disc, trump, abil, pool, depth, mem, dead
     return 0
 
 
-DECIDE_CALL, DIST_CALL, OPTION_CALL, PLAY_CALL = 0, 1, 2, 3
+# --- the certainty search (search.visit.certain) ----------------------------------
+# Yes/no questions on the same game tree, for ability sets too large to solve: which numbers of
+# wins still needed some policy hits against every deck order (SURE: the chance is exactly 1),
+# and which some deck order and some play can hit at all (POSSIBLE: the chance is above 0). A
+# value is a mask over wins still needed, bit k for k = 0..8: the options and the choices of an
+# outcome are or-ed; an option's chance outcomes are and-ed (SURE) or or-ed (POSSIBLE). A node
+# asks its children only for the bits still open (``wanted``) and stops once they are settled.
+# A memo slot holds ``(k0 | info << 35, k1)``, ``info`` = the bits decided | their answers << 9:
+# a state asked again for other bits searches for those alone. The work stack, the keys, the
+# options and the clock are the expectimax's above.
+
+SURE_MODE, POSSIBLE_MODE = 0, 1
+TARGET_BITS = (1 << WIDTH) - 1
+
+
+@njit(cache=True, inline="always")
+def _certain_views(mem):
+    """The certainty memo's table, its meta array and the work stack from ``mem`` (laid out as
+    for :func:`_views`; ``mem[6]`` is the depth allowed)."""
+    table = numba.carray(pointer(mem[0]), (mem[1], 2), np.int64)
+    meta = numba.carray(pointer(mem[4]), META_SIZE, np.int64)
+    stack = numba.carray(pointer(mem[7]), mem[8], np.int64)
+    return table, meta, stack
+
+
+@njit(cache=True, inline="always")
+def _last_card_mask(hand, deck, disc, trump, abil, mode):
+    """The wins still needed (bits 0 and 1) that a lone last card hits for sure (SURE) or can
+    hit (POSSIBLE), from the share of unseen cards it beats as in ``_fold_last_card``:
+    Diplomacy may throw a last trump away, a sure loss."""
+    if deck == 0:
+        deck = disc  # R1
+    if deck == 0:
+        return 1  # R2: no debate can be held, no more wins
+    suit_mask = 0xFF << (8 * (lowbit_index(hand) >> 3))
+    beaten = popcount(deck & suit_mask & (hand - 1))
+    if suit_mask == 0xFF << (8 * trump):
+        beaten += popcount(deck & ~suit_mask)
+    size = popcount(deck)
+    diplomacy = ((abil >> 8) & 15) != 0 and (hand & (0xFF << (8 * trump))) != 0
+    if mode == SURE_MODE:
+        lose, win = beaten == 0 or diplomacy, beaten == size
+    else:
+        lose, win = beaten < size or diplomacy, beaten > 0
+    return (1 if lose else 0) | (2 if win else 0)
+
+
+@njit(cache=True, inline="always")
+def _certain_outcomes(base, top, wanted, mode, trump, abil, pool, depth, mem, deadline):
+    """The bits of ``wanted`` an option pushed at ``base``..``top`` settles as true: those every
+    outcome hits with its best choice (SURE), or some outcome hits (POSSIBLE); or a child's
+    negative status. Stops once the answer is known."""
+    _, meta, stack = _certain_views(mem)
+    alive = wanted  # SURE: the bits every outcome so far hits
+    found = 0  # POSSIBLE: the bits some outcome hits
+    i = base
+    while i < top:
+        end = i + 2 + CHOICE * stack[i + 1]
+        i += 2
+        ask = alive if mode == SURE_MODE else wanted & ~found
+        got = 0
+        while i < end and ask & ~got != 0:
+            h, d, x, won = stack[i], stack[i + 1], stack[i + 2], stack[i + 3]
+            i += CHOICE
+            meta[LOOKUPS] += 1
+            child = (ask & ~got) >> won  # a win leaves one fewer to need
+            if child == 0:
+                continue
+            answer = _certain(h, d, x, trump, abil, pool, child, mode, depth + 1, mem, deadline)
+            if answer < 0:
+                return answer
+            got |= answer << won
+        i = end
+        if mode == SURE_MODE:
+            alive &= got
+            if alive == 0:
+                return 0
+        else:
+            found |= got
+            if found == wanted:
+                return found
+    return alive if mode == SURE_MODE else found
+
+
+@njit(cache=True)
+def _certain(hand, deck, disc, trump, abil, pool, wanted, mode, depth, mem, deadline):
+    """The bits of ``wanted`` (wins still needed) that a DECIDE node hits for sure (SURE) or can
+    hit (POSSIBLE), or a negative status to unwind with."""
+    if abil & 0xFF == 0:  # nothing draws: at most a win a card held
+        wanted &= (2 << popcount(hand)) - 1
+    if hand == 0 or wanted == 0:
+        return wanted & 1
+    if _lone_last_card(hand, abil):
+        return wanted & _last_card_mask(hand, deck, disc, trump, abil, mode)
+    table, meta, stack = _certain_views(mem)
+    disc, pool = _normalise(hand, deck, disc, abil, pool)
+    bits = meta[BITS]
+    k0, k1 = _key(hand, deck, disc, trump, abil, pool)
+    slot = _find(table, k0, k1, bits)
+    decided = answers = 0
+    if table[slot, 0] != -1:
+        info = table[slot, 0] >> K0_BITS
+        decided, answers = info & TARGET_BITS, info >> WIDTH
+        if wanted & ~decided == 0:
+            return wanted & answers
+    todo = wanted & ~decided
+    if depth >= mem[6]:
+        return TOO_DEEP
+    meta[EXPANSIONS] += 1
+    if meta[LOOKUPS] >= meta[NEXT_CLOCK]:
+        status = _poll(meta, deadline)
+        if status < 0:
+            return status
+    merge = not _reshuffle_possible(hand, deck, disc, abil)
+    keep = 0 if merge else -1
+    found = 0
+    base = meta[TOP]
+    for option in range(COMMERCE + 1):
+        top, _, new_trump, rest, new_pool = _push_option(
+            option, hand, deck, disc, trump, abil, pool, merge, keep, stack, base
+        )
+        if top == UNUSABLE:
+            continue
+        if top < 0:
+            return STACK_FULL
+        meta[TOP] = top  # children push above this option's outcomes
+        got = _certain_outcomes(
+            base, top, todo & ~found, mode, new_trump, rest, new_pool, depth, mem, deadline
+        )
+        if got < 0:
+            return got
+        meta[TOP] = base
+        found |= got
+        if todo & ~found == 0:
+            break
+    # store; the children may have taken the empty slot found above
+    slot = _find(table, k0, k1, bits)
+    if table[slot, 0] == -1:
+        if meta[ROWS] >= meta[ROW_LIMIT]:
+            return FULL
+        meta[ROWS] += 1
+    decided |= todo
+    answers |= found
+    table[slot, 0] = k0 | ((decided | (answers << WIDTH)) << K0_BITS)
+    table[slot, 1] = k1
+    return wanted & answers
+
+
+DECIDE_CALL, DIST_CALL, OPTION_CALL, PLAY_CALL, CERTAIN_CALL = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
@@ -1114,8 +1262,9 @@ def _enter(
     ints,
 ):
     """The one entry from Python: a DECIDE node's row (``_decide``), a distribution's row
-    (``_dist``), one option's vector (``_option_vector``) or a batch of the lookahead policy's
-    playouts (``_play_batch``, with the scratch memo and its arguments in ``ints``). One entry
+    (``_dist``), one option's vector (``_option_vector``), a batch of the lookahead policy's
+    playouts (``_play_batch``, with the scratch memo and its arguments in ``ints``) or the
+    certainty search's answer (``_certain``, with its own memo as ``mem``). One entry
     point means one compiled library to load from numba's cache (each entry point loads its
     own copy, and a second copy of the recursive ``_decide`` crashed on loading, numba issue
     6061).
@@ -1125,6 +1274,8 @@ def _enter(
         return _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline)
     if call == DIST_CALL:
         return _dist(hand, deck, disc, trump, abil, pool, need, depth, mem, deadline)
+    if call == CERTAIN_CALL:  # option: the mode; need: the bits wanted
+        return _certain(hand, deck, disc, trump, abil, pool, need, option, depth, mem, deadline)
     if call == PLAY_CALL:
         return _play_batch(
             hand, deck, disc, trump, abil, pool, need, ints, mem, scratch_mem, deadline, depth
@@ -1527,6 +1678,133 @@ class FastKingdomSolver(KingdomSolver):
             self._dvals.ctypes.data,
             len(self._dvals),
             self._totals.ctypes.data,  # as deep as the scratch (mem[6])
+        )
+
+
+class CertaintyMemo:
+    """The compiled certainty search in one mode (:data:`SURE_MODE` or :data:`POSSIBLE_MODE`,
+    see ``_certain``), with its memo: which numbers of wins still needed a state hits for sure,
+    or can hit at all. Its own table of ``2**bits`` slots (no value arena: the answers sit in
+    the slots), grown on demand, counted against the memory cap; a deadline and a work limit
+    (lookups, as :meth:`FastKingdomSolver.limit_work`) stop it with the usual exceptions, and
+    what it settled stays memoised."""
+
+    def __init__(self, mode: int, *, initial_bits: int = 12, initial_stack: int = 1 << 14) -> None:
+        self.mode = mode
+        self.deadline: float | None = None
+        self._table = np.full((1 << initial_bits, 2), -1, dtype=np.int64)
+        self._meta = np.zeros(META_SIZE, dtype=np.int64)
+        self._meta[[BITS, ROW_LIMIT]] = initial_bits, int(LOAD * (1 << initial_bits))
+        self._meta[NEXT_CLOCK] = CLOCK_EVERY
+        self._stack = np.zeros(initial_stack, dtype=np.int64)
+        self._depth = MAX_DEPTH
+        self._acc = np.zeros(WIDTH)  # unused by the search; _enter's signature takes it
+        self._held = [0]
+        self._arrays: list = []
+        weakref.finalize(self, _give_back, self._held, self._arrays)
+        self._account()
+        guard_interrupts()
+
+    @property
+    def lookups(self) -> int:
+        """How many children the search has asked (its main cost, as the expectimax's)."""
+        return int(self._meta[LOOKUPS])
+
+    def state_count(self) -> int:
+        """How many states the memo holds."""
+        return int(self._meta[ROWS])
+
+    def limit_work(self, lookups: int | None) -> None:
+        """Stop the searches that follow once they have made about ``lookups`` more lookups
+        (WorkLimitExceeded); None lifts the limit."""
+        self._meta[WORK_LIMIT] = (
+            0 if lookups is None else int(self._meta[LOOKUPS]) + max(1, lookups)
+        )
+
+    def ask(self, state: tuple, wanted: int) -> int:
+        """The bits of ``wanted`` (bit k: k more wins) that ``state`` (hand, deck, discard,
+        trump, ability counts, Politics pool) hits for sure, or can hit, in this mode."""
+        hand, deck, disc, trump, abil, pool = state
+        packed_abil, packed_pool = pack_abilities(abil, pool)
+        deadline = -1.0 if self.deadline is None else self.deadline
+        with kernel_running():
+            while True:
+                self._meta[TOP] = 0
+                answer = _enter(
+                    CERTAIN_CALL,
+                    self.mode,
+                    hand,
+                    deck,
+                    disc,
+                    int(trump),
+                    packed_abil,
+                    packed_pool,
+                    wanted,
+                    0,
+                    self._mem,
+                    deadline,
+                    self._acc,
+                    self._mem,
+                    NO_INTS,
+                )
+                if answer >= 0:
+                    return int(answer)
+                self._raise_or_grow(int(answer))
+
+    def _raise_or_grow(self, status: int) -> None:
+        meta = self._meta
+        if status == TIMEOUT:
+            if meta[WORK_LIMIT] > 0 and meta[LOOKUPS] >= meta[WORK_LIMIT]:
+                raise WorkLimitExceeded
+            raise TimeLimitExceeded
+        if status == INTERRUPTED:
+            raise KeyboardInterrupt
+        if status == FULL:
+            bits = int(meta[BITS]) + 1
+            if (
+                self.deadline is not None
+                and time.perf_counter() + 16 * (1 << bits) * GROW_SECONDS_PER_BYTE > self.deadline
+            ):
+                raise TimeLimitExceeded
+            reserve(16 * (1 << bits))
+            self._held[0] += 16 * (1 << bits)
+            table = POOL.take((1 << bits, 2), np.int64, -1)
+            _rehash(self._table, table, bits)
+            POOL.give(self._table)
+            self._table = table
+            meta[BITS], meta[ROW_LIMIT] = bits, int(LOAD * (1 << bits))
+        elif status == STACK_FULL:
+            self._stack = np.zeros(2 * len(self._stack), dtype=np.int64)
+        elif status == TOO_DEEP:
+            self._depth *= 2
+        else:  # pragma: no cover - the kernel returns no other status
+            raise RuntimeError(f"unknown kernel status {status}")
+        self._account()
+
+    def _account(self) -> None:
+        """Settle the bytes counted against the memory cap; remember the kernel's view."""
+        size = self._table.nbytes + self._stack.nbytes
+        if size > self._held[0]:
+            reserve(size - self._held[0])
+        else:
+            release(self._held[0] - size)
+        self._held[0] = size
+        self._arrays[:] = [self._table]
+        self._mem = (
+            self._table.ctypes.data,
+            len(self._table),
+            0,
+            0,
+            self._meta.ctypes.data,
+            0,
+            self._depth,
+            self._stack.ctypes.data,
+            len(self._stack),
+            0,
+            0,
+            0,
+            0,
+            0,
         )
 
 
