@@ -54,13 +54,20 @@ forget the discard pile, exactly as in the reference.
 
 Cost. Almost all time goes to *lookups*, one per choice of every outcome
 (``lookups``: about 10 a state with no drawing ability, 12 with Military, 26
-with Commerce): normalise, key, probe, fold the child's vector. While the memo
-fits in the caches a lookup costs ~60 ns; beyond, two dependent random reads
-(slot, then value row) make it ~120-150 ns. So once the table has ``2**PREFETCH_BITS``
-slots the kernel first asks the memory for each of an option's children's slots, then for
-the rows they name (``_prefetch_children``, hints that do not block), and those reads
-overlap (``examples/bench_memo.py``). (Looking a whole option's children up first, which
-blocks on each read, measured 20% slower.) The kernel sees its arrays through
+with Commerce): normalise, key, probe, fold the child's vector. Many of an option's
+choices lead to one key (a debate's ~12 choices to ~8, a Commerce node's ~1,400 to ~500),
+so an option's children are keyed once each and merged by key, and each distinct child is
+probed once (``probes``: about half the lookups with Commerce, 0.7 with Military); the
+outcomes are then folded in their order from those rows (``_expect_outcomes``). While the
+memo fits in the caches a probe costs ~40 ns; beyond, two dependent random reads (slot,
+then value row) make it more. So once the table has ``2**PREFETCH_BITS`` slots the kernel
+asks the memory for each distinct child's slot as it keys it, then for the rows the slots
+name (hints that do not block), and those reads overlap (``examples/bench_memo.py``).
+(Looking a whole option's children up first, which blocks on each read, measured 20%
+slower.) Measured against the kernel before (``examples/bench_kernel_speed.py``, same run,
+values equal bit for bit) the merging and the folding in registers gained about 1.1-1.15x
+on Commerce and Military: the time is spread over keying, probing and folding, not in the
+probes alone. The kernel sees its arrays through
 raw addresses (``numba.carray``) because arrays passed as arguments cost atomic
 reference counting on every call (removing it cut a lookup from ~105 to ~60 ns).
 The static tables are module globals, which numba freezes into the compiled code.
@@ -102,11 +109,10 @@ from ..infra import (
 from .reference import MAX_NEED, TIE, KingdomSolver
 
 WIDTH = MAX_NEED + 1
+assert WIDTH == 9, "_expect_outcomes folds a value vector in nine named registers"
 LOAD = 0.6
 MAX_DEPTH = 160  # a visit has at most ~60 debates and 12 ability uses
-PREFETCH_BITS = (
-    17  # from tables of 2 MiB, children's slots and rows are prefetched (_prefetch_children)
-)
+PREFETCH_BITS = 17  # from tables of 2 MiB, children's slots and rows are prefetched
 CLOCK_EVERY = 1 << 16  # lookups between clock reads (a read costs ~1 µs, 2**16 lookups ~5 ms)
 GROW_SECONDS_PER_BYTE = 2e-9
 """A memo's doubling costs about this per byte of its new arrays (measured 1.1-1.2 ns a byte
@@ -438,21 +444,9 @@ def _known(hand, deck, disc, trump, abil, pool, table, bits):
 
 
 @njit(cache=True, inline="always")
-def _max_into(target, vals, row, won):
-    """target = max(target, child value), shifted by one win if ``won``."""
-    if won:
-        for k in range(1, WIDTH):
-            target[k] = max(target[k], vals[row, k - 1])
-    else:
-        for k in range(WIDTH):
-            target[k] = max(target[k], vals[row, k])
-
-
-@njit(cache=True, inline="always")
-def _fold_last_card(target, hand, deck, disc, trump, abil, won):
-    """target = max(target, value of a lone last card), shifted by one win if ``won``
-    (``KingdomSolver.last_card_value``): it wins against the share of unseen cards it beats;
-    Diplomacy may throw a last trump away instead."""
+def _last_card(hand, deck, disc, trump, abil):
+    """(lose, win): the value of a lone last card (``KingdomSolver.last_card_value``): it wins
+    against the share of unseen cards it beats; Diplomacy may throw a last trump away instead."""
     if deck == 0:
         deck = disc  # R1; with no card at all (R2) the visit ends: lose = 1, win = 0
     lose, win = 1.0, 0.0
@@ -465,6 +459,13 @@ def _fold_last_card(target, hand, deck, disc, trump, abil, won):
         lose = 1.0 - win
         if (abil >> 8) & 15 and hand & (0xFF << (8 * trump)):
             lose = 1.0
+    return lose, win
+
+
+@njit(cache=True, inline="always")
+def _fold_last_card(target, hand, deck, disc, trump, abil, won):
+    """target = max(target, value of a lone last card), shifted by one win if ``won``."""
+    lose, win = _last_card(hand, deck, disc, trump, abil)
     shift = 1 if won else 0
     target[shift] = max(target[shift], lose)
     target[shift + 1] = max(target[shift + 1], win)
@@ -871,28 +872,72 @@ def _expect_outcomes(
             if row < 0:
                 return row
         stack[p + 3] = row
+        stack[p + 4] = -1  # from here: the outcome and win it was last folded in (pass 3)
     meta[LOOKUPS] += total - counted
-    # (3) fold the outcomes in order
+    # (3) fold the outcomes in order, an outcome's maxima in registers; a choice whose entry
+    # and win this outcome has folded already would fold the same numbers again: skipped
     acc[:] = 0.0
     c = refs
     i = base
+    outcome = 0
     while i < top:
         weight = stack[i] / denominator
         end = i + 2 + CHOICE * stack[i + 1]
         i += 2
-        choice[:] = 0.0
+        c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = c8 = 0.0
         while i < end:
             e = stack[c]
             c += 1
             won = stack[i + 3]
             if e == LONE:
-                _fold_last_card(choice, stack[i], stack[i + 1], stack[i + 2], trump, abil, won)
+                lose, win = _last_card(stack[i], stack[i + 1], stack[i + 2], trump, abil)
+                if won:
+                    c1 = max(c1, lose)
+                    c2 = max(c2, win)
+                else:
+                    c0 = max(c0, lose)
+                    c1 = max(c1, win)
+                i += CHOICE
+                continue
+            row = TERMINAL_ROW
+            if e != NO_CARDS:
+                p = entries + ENTRY * e
+                folded = 2 * outcome + won
+                if stack[p + 4] == folded:
+                    i += CHOICE
+                    continue
+                stack[p + 4] = folded
+                row = stack[p + 3]
+            if won:
+                c1 = max(c1, vals[row, 0])
+                c2 = max(c2, vals[row, 1])
+                c3 = max(c3, vals[row, 2])
+                c4 = max(c4, vals[row, 3])
+                c5 = max(c5, vals[row, 4])
+                c6 = max(c6, vals[row, 5])
+                c7 = max(c7, vals[row, 6])
+                c8 = max(c8, vals[row, 7])
             else:
-                row = TERMINAL_ROW if e == NO_CARDS else stack[entries + ENTRY * e + 3]
-                _max_into(choice, vals, row, won)
+                c0 = max(c0, vals[row, 0])
+                c1 = max(c1, vals[row, 1])
+                c2 = max(c2, vals[row, 2])
+                c3 = max(c3, vals[row, 3])
+                c4 = max(c4, vals[row, 4])
+                c5 = max(c5, vals[row, 5])
+                c6 = max(c6, vals[row, 6])
+                c7 = max(c7, vals[row, 7])
+                c8 = max(c8, vals[row, 8])
             i += CHOICE
-        for k in range(WIDTH):
-            acc[k] += weight * choice[k]
+        acc[0] += weight * c0
+        acc[1] += weight * c1
+        acc[2] += weight * c2
+        acc[3] += weight * c3
+        acc[4] += weight * c4
+        acc[5] += weight * c5
+        acc[6] += weight * c6
+        acc[7] += weight * c7
+        acc[8] += weight * c8
+        outcome += 1
     return 0
 
 
