@@ -274,3 +274,36 @@ def test_prefetching_changes_no_value_and_no_lookup():
         runs.append((solver.decide(*state), solver.lookups, solver.state_count()))
     assert runs[0] == runs[1]
     assert runs[0][2] > 0.6 * (1 << fastkernel.PREFETCH_BITS)  # the table did pass the threshold
+
+
+def random_positions(count: int, seed: int) -> list[tuple]:
+    """``count`` seeded mid-visit states (``small_state``), the ability sets taken in turn."""
+    return [small_state(seed, index, COMBOS[index % len(COMBOS)]) for index in range(count)]
+
+
+def agree_on(positions: list[tuple]) -> None:
+    """Each position's vector from the compiled kernel equals the reference kernel's to 1e-12.
+    One solver of each kind for all (a memo never changes a value, and shared memos keep the
+    reference quick); every 50th position also from a fresh compiled solver that starts tiny,
+    so that the table, the work stack and the depth grow on the way."""
+    fast, reference = FastKingdomSolver(), KingdomSolver()
+    for index, state in enumerate(positions):
+        expected = reference.decide(*state)
+        assert_same(fast.decide(*state), expected)
+        if index % 50 == 0:
+            assert_same(
+                FastKingdomSolver(initial_bits=2, initial_stack=8, initial_depth=1).decide(*state),
+                expected,
+            )
+
+
+def test_a_thousand_random_positions():
+    """1,000 seeded positions over every ability set: the compiled kernel (children of equal
+    keys looked up once an option) gives the reference kernel's values, the independent
+    oracle the kernel before that change also matched (issue 37)."""
+    agree_on(random_positions(1000, 37))
+
+
+@pytest.mark.slow
+def test_ten_thousand_random_positions():
+    agree_on(random_positions(10_000, 3737))

@@ -54,13 +54,20 @@ forget the discard pile, exactly as in the reference.
 
 Cost. Almost all time goes to *lookups*, one per choice of every outcome
 (``lookups``: about 10 a state with no drawing ability, 12 with Military, 26
-with Commerce): normalise, key, probe, fold the child's vector. While the memo
-fits in the caches a lookup costs ~60 ns; beyond, two dependent random reads
-(slot, then value row) make it ~120-150 ns. So once the table has ``2**PREFETCH_BITS``
-slots the kernel first asks the memory for each of an option's children's slots, then for
-the rows they name (``_prefetch_children``, hints that do not block), and those reads
-overlap (``examples/bench_memo.py``). (Looking a whole option's children up first, which
-blocks on each read, measured 20% slower.) The kernel sees its arrays through
+with Commerce): normalise, key, probe, fold the child's vector. Many of an option's
+choices lead to one key (a debate's ~12 choices to ~8, a Commerce node's ~1,400 to ~500),
+so an option's children are keyed once each and merged by key, and each distinct child is
+probed once (``probes``: about half the lookups with Commerce, 0.7 with Military); the
+outcomes are then folded in their order from those rows (``_expect_outcomes``). While the
+memo fits in the caches a probe costs ~40 ns; beyond, two dependent random reads (slot,
+then value row) make it more. So once the table has ``2**PREFETCH_BITS`` slots the kernel
+asks the memory for each distinct child's slot as it keys it, then for the rows the slots
+name (hints that do not block), and those reads overlap (``examples/bench_memo.py``).
+(Looking a whole option's children up first, which blocks on each read, measured 20%
+slower.) Measured against the kernel before (``examples/bench_kernel_speed.py``, same run,
+values equal bit for bit) the merging and the folding in registers gained about 1.1-1.15x
+on Commerce and Military: the time is spread over keying, probing and folding, not in the
+probes alone. The kernel sees its arrays through
 raw addresses (``numba.carray``) because arrays passed as arguments cost atomic
 reference counting on every call (removing it cut a lookup from ~105 to ~60 ns).
 The static tables are module globals, which numba freezes into the compiled code.
@@ -102,11 +109,10 @@ from ..infra import (
 from .reference import MAX_NEED, TIE, KingdomSolver
 
 WIDTH = MAX_NEED + 1
+assert WIDTH == 9, "_expect_outcomes folds a value vector in nine named registers"
 LOAD = 0.6
 MAX_DEPTH = 160  # a visit has at most ~60 debates and 12 ability uses
-PREFETCH_BITS = (
-    17  # from tables of 2 MiB, children's slots and rows are prefetched (_prefetch_children)
-)
+PREFETCH_BITS = 17  # from tables of 2 MiB, children's slots and rows are prefetched
 CLOCK_EVERY = 1 << 16  # lookups between clock reads (a read costs ~1 µs, 2**16 lookups ~5 ms)
 GROW_SECONDS_PER_BYTE = 2e-9
 """A memo's doubling costs about this per byte of its new arrays (measured 1.1-1.2 ns a byte
@@ -137,8 +143,9 @@ UNUSABLE = -7  # (not a status) an option that cannot be taken at this node
     WORK_LIMIT,
     DFREE,
     PREFETCH_FROM,
-) = range(13)
-META_SIZE = 13
+    PROBES,
+) = range(14)
+META_SIZE = 14
 
 # Options in the reference's order (``KingdomSolver.options``); Politics to suit s is
 # option POLITICS + s.
@@ -150,6 +157,8 @@ PLAIN_FLAG = 1 << 62  # in k1 of the keys of states without them
 K0_BITS = 35  # k0 fills 35 bits of a slot's first word, the arena row the rest
 K0_MASK = (1 << K0_BITS) - 1
 CHOICE = 4  # words of a choice on the work stack: hand, deck, discard, won
+ENTRY = 5  # words of a distinct child while an option is valued (``_expect_outcomes``)
+LONE, NO_CARDS = -1, -2  # a choice's child valued in closed form, or the visit's end
 TERMINAL = (1.0,) + (0.0,) * MAX_NEED
 DIST_WIDTH = 33  # P(j more wins), j = 0..32: a visit plays at most the deck's 32 cards
 DIST_ENTRIES = 8  # the distribution arena's first size, in entries a row (most rows are short)
@@ -253,12 +262,32 @@ def _seconds(mine, others):
 
 
 @njit(cache=True, inline="always")
-def _slot_hash(k0, k1, bits):
+def _mix(k0, k1):
+    """A key's 64-bit hash: the memo's slot is its top ``bits`` bits, and an option's
+    children are told apart (``_expect_outcomes``) by its top bits too."""
     h = np.uint64(k0) * np.uint64(0x9E3779B97F4A7C15)
     h ^= np.uint64(k1) * np.uint64(0xC2B2AE3D27D4EB4F)
     h ^= h >> np.uint64(31)
     h *= np.uint64(0xD6E8FEB86659FD93)
-    return np.int64(h >> np.uint64(64 - bits))
+    return h
+
+
+@njit(cache=True, inline="always")
+def _slot_hash(k0, k1, bits):
+    return np.int64(_mix(k0, k1) >> np.uint64(64 - bits))
+
+
+@njit(cache=True, inline="always")
+def _probe(table, slot, k0, k1, bits):
+    """The arena row of (k0, k1), searched from its hash slot ``slot``, else -1."""
+    mask = (1 << bits) - 1
+    while True:
+        word = table[slot, 0]
+        if word == -1:
+            return -1
+        if (word & K0_MASK) == k0 and table[slot, 1] == k1:
+            return word >> K0_BITS
+        slot = (slot + 1) & mask
 
 
 @njit(cache=True, inline="always")
@@ -415,21 +444,9 @@ def _known(hand, deck, disc, trump, abil, pool, table, bits):
 
 
 @njit(cache=True, inline="always")
-def _max_into(target, vals, row, won):
-    """target = max(target, child value), shifted by one win if ``won``."""
-    if won:
-        for k in range(1, WIDTH):
-            target[k] = max(target[k], vals[row, k - 1])
-    else:
-        for k in range(WIDTH):
-            target[k] = max(target[k], vals[row, k])
-
-
-@njit(cache=True, inline="always")
-def _fold_last_card(target, hand, deck, disc, trump, abil, won):
-    """target = max(target, value of a lone last card), shifted by one win if ``won``
-    (``KingdomSolver.last_card_value``): it wins against the share of unseen cards it beats;
-    Diplomacy may throw a last trump away instead."""
+def _last_card(hand, deck, disc, trump, abil):
+    """(lose, win): the value of a lone last card (``KingdomSolver.last_card_value``): it wins
+    against the share of unseen cards it beats; Diplomacy may throw a last trump away instead."""
     if deck == 0:
         deck = disc  # R1; with no card at all (R2) the visit ends: lose = 1, win = 0
     lose, win = 1.0, 0.0
@@ -442,41 +459,16 @@ def _fold_last_card(target, hand, deck, disc, trump, abil, won):
         lose = 1.0 - win
         if (abil >> 8) & 15 and hand & (0xFF << (8 * trump)):
             lose = 1.0
-    shift = 1 if won else 0
-    target[shift] = max(target[shift], lose)
-    target[shift + 1] = max(target[shift + 1], win)
+    return lose, win
 
 
 @njit(cache=True, inline="always")
-def _prefetch_children(stack, base, top, trump, abil, pool, mem, bits):
-    """Ask the memory for what the lookups of an option's children (the stack's outcomes
-    ``base .. top``) will read, before they read it: past the caches each lookup waits on
-    memory twice (its table slot, then its arena row), and the waits then overlap. First
-    every child's slot, noted above ``top``; then the rows those slots name. Only hints:
-    what is looked up, and found, is unchanged."""
-    table, _, _, _, _ = _views(mem)
-    room = mem[8] - top
-    n = 0
-    i = base
-    while i < top:
-        end = i + 2 + CHOICE * stack[i + 1]
-        i += 2
-        while i < end:
-            h = stack[i]
-            if h != 0 and not _lone_last_card(h, abil):
-                k0, k1 = _state_key(h, stack[i + 1], stack[i + 2], trump, abil, pool)
-                slot = _slot_hash(k0, k1, bits)
-                prefetch(mem[0] + 16 * slot)
-                if n < room:
-                    stack[top + n] = slot
-                    n += 1
-            i += CHOICE
-    for j in range(n):
-        word = table[stack[top + j], 0]
-        if word != -1:  # the child's row, or a neighbour's: a hint either way
-            address = mem[2] + 8 * WIDTH * (word >> K0_BITS)
-            prefetch(address)
-            prefetch(address + 8 * WIDTH - 8)
+def _fold_last_card(target, hand, deck, disc, trump, abil, won):
+    """target = max(target, value of a lone last card), shifted by one win if ``won``."""
+    lose, win = _last_card(hand, deck, disc, trump, abil)
+    shift = 1 if won else 0
+    target[shift] = max(target[shift], lose)
+    target[shift + 1] = max(target[shift + 1], win)
 
 
 # --- options as outcomes on the work stack ------------------------------------------
@@ -780,31 +772,172 @@ def _expect_outcomes(
     """``acc`` = an option's value vector: over its outcomes on the stack (``base .. top``),
     weighted, the best of each outcome's choices, each child looked up or searched at
     ``depth + 1`` (a lone last card in closed form, not memoised). 0, or a child's negative
-    status to unwind with. ``choice`` is scratch for one outcome."""
+    status to unwind with. ``choice`` is scratch for one outcome.
+
+    Many of an option's choices lead to states of one key (a debate's ~12 choices to ~8
+    keys, a Commerce node's ~1,400 to ~500). So the children are keyed once each, in three
+    passes over the stack: (1) every choice's key, children of equal keys merged into one
+    *entry* (a small hash table above ``top``); (2) each entry looked up, and searched if
+    unknown, in order of first appearance (the order the choices would search them in);
+    (3) the outcomes folded as before, choice by choice, from the entries' rows, so that
+    the maxima and the sums are the same operations in the same order and the value is
+    unchanged bit for bit. ``meta[LOOKUPS]`` still counts every choice, and reaches each
+    child's search at the same count as choice by choice, so work limits stop alike.
+
+    Above ``top``: a word a choice (its entry, LONE or NO_CARDS), then ENTRY words an entry
+    (k0, k1, stack index of its first choice, slot then row, lookups counted before its
+    first choice's outcome and during it), then the hash table, which children reuse."""
     table, vals, meta, _, _ = _views(mem)
     bits = meta[BITS]
-    acc[:] = 0.0
+    total = 0
     i = base
+    while i < top:
+        total += stack[i + 1]
+        i += 2 + CHOICE * stack[i + 1]
+    local_bits = 1
+    while (1 << local_bits) < 2 * total:
+        local_bits += 1
+    refs = top
+    entries = refs + total
+    hashed = entries + ENTRY * total
+    if hashed + (1 << local_bits) > stack.shape[0]:
+        return STACK_FULL
+    for j in range(1 << local_bits):
+        stack[hashed + j] = -1
+    local_mask = (1 << local_bits) - 1
+    prefetching = bits >= meta[PREFETCH_FROM]
+    # (1) key every choice once; equal keys share an entry
+    n = 0
+    c = refs
+    counted = 0
+    i = base
+    while i < top:
+        end = i + 2 + CHOICE * stack[i + 1]
+        counted += stack[i + 1]
+        i += 2
+        while i < end:
+            h = stack[i]
+            if h == 0:
+                stack[c] = NO_CARDS
+            elif _lone_last_card(h, abil):
+                stack[c] = LONE
+            else:
+                k0, k1 = _state_key(h, stack[i + 1], stack[i + 2], trump, abil, pool)
+                mixed = _mix(k0, k1)
+                j = np.int64(mixed >> np.uint64(64 - local_bits))
+                while True:
+                    e = stack[hashed + j]
+                    if e == -1:
+                        e = n
+                        n += 1
+                        stack[hashed + j] = e
+                        p = entries + ENTRY * e
+                        slot = np.int64(mixed >> np.uint64(64 - bits))
+                        stack[p] = k0
+                        stack[p + 1] = k1
+                        stack[p + 2] = i
+                        stack[p + 3] = slot
+                        stack[p + 4] = counted
+                        if prefetching:  # a hint: past the caches the slot's read overlaps
+                            prefetch(mem[0] + 16 * slot)
+                        break
+                    p = entries + ENTRY * e
+                    if stack[p] == k0 and stack[p + 1] == k1:
+                        break
+                    j = (j + 1) & local_mask
+                stack[c] = e
+            c += 1
+            i += CHOICE
+    meta[TOP] = entries + ENTRY * n  # children push above the entries
+    meta[PROBES] += n
+    if prefetching:  # then the rows the slots name (a neighbour's if absent: a hint either way)
+        for e in range(n):
+            word = table[stack[entries + ENTRY * e + 3], 0]
+            if word != -1:
+                address = mem[2] + 8 * WIDTH * (word >> K0_BITS)
+                prefetch(address)
+                prefetch(address + 8 * WIDTH - 8)
+    # (2) each entry's row, searched if unknown, in the choices' order
+    counted = 0
+    for e in range(n):
+        p = entries + ENTRY * e
+        row = _probe(table, stack[p + 3], stack[p], stack[p + 1], bits)
+        if row < 0:
+            meta[LOOKUPS] += stack[p + 4] - counted
+            counted = stack[p + 4]
+            q = stack[p + 2]
+            row = _decide(
+                stack[q], stack[q + 1], stack[q + 2], trump, abil, pool, depth + 1, mem, deadline
+            )
+            if row < 0:
+                return row
+        stack[p + 3] = row
+        stack[p + 4] = -1  # from here: the outcome and win it was last folded in (pass 3)
+    meta[LOOKUPS] += total - counted
+    # (3) fold the outcomes in order, an outcome's maxima in registers; a choice whose entry
+    # and win this outcome has folded already would fold the same numbers again: skipped
+    acc[:] = 0.0
+    c = refs
+    i = base
+    outcome = 0
     while i < top:
         weight = stack[i] / denominator
         end = i + 2 + CHOICE * stack[i + 1]
-        meta[LOOKUPS] += stack[i + 1]
         i += 2
-        choice[:] = 0.0
+        c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = c8 = 0.0
         while i < end:
-            h, d, x, won = stack[i], stack[i + 1], stack[i + 2], stack[i + 3]
-            i += CHOICE
-            if _lone_last_card(h, abil):
-                _fold_last_card(choice, h, d, x, trump, abil, won)
+            e = stack[c]
+            c += 1
+            won = stack[i + 3]
+            if e == LONE:
+                lose, win = _last_card(stack[i], stack[i + 1], stack[i + 2], trump, abil)
+                if won:
+                    c1 = max(c1, lose)
+                    c2 = max(c2, win)
+                else:
+                    c0 = max(c0, lose)
+                    c1 = max(c1, win)
+                i += CHOICE
                 continue
-            row = _known(h, d, x, trump, abil, pool, table, bits)
-            if row < 0:
-                row = _decide(h, d, x, trump, abil, pool, depth + 1, mem, deadline)
-                if row < 0:
-                    return row
-            _max_into(choice, vals, row, won)
-        for k in range(WIDTH):
-            acc[k] += weight * choice[k]
+            row = TERMINAL_ROW
+            if e != NO_CARDS:
+                p = entries + ENTRY * e
+                folded = 2 * outcome + won
+                if stack[p + 4] == folded:
+                    i += CHOICE
+                    continue
+                stack[p + 4] = folded
+                row = stack[p + 3]
+            if won:
+                c1 = max(c1, vals[row, 0])
+                c2 = max(c2, vals[row, 1])
+                c3 = max(c3, vals[row, 2])
+                c4 = max(c4, vals[row, 3])
+                c5 = max(c5, vals[row, 4])
+                c6 = max(c6, vals[row, 5])
+                c7 = max(c7, vals[row, 6])
+                c8 = max(c8, vals[row, 7])
+            else:
+                c0 = max(c0, vals[row, 0])
+                c1 = max(c1, vals[row, 1])
+                c2 = max(c2, vals[row, 2])
+                c3 = max(c3, vals[row, 3])
+                c4 = max(c4, vals[row, 4])
+                c5 = max(c5, vals[row, 5])
+                c6 = max(c6, vals[row, 6])
+                c7 = max(c7, vals[row, 7])
+                c8 = max(c8, vals[row, 8])
+            i += CHOICE
+        acc[0] += weight * c0
+        acc[1] += weight * c1
+        acc[2] += weight * c2
+        acc[3] += weight * c3
+        acc[4] += weight * c4
+        acc[5] += weight * c5
+        acc[6] += weight * c6
+        acc[7] += weight * c7
+        acc[8] += weight * c8
+        outcome += 1
     return 0
 
 
@@ -846,8 +979,6 @@ def _decide(hand, deck, disc, trump, abil, pool, depth, mem, deadline):
         if top < 0:
             return STACK_FULL
         meta[TOP] = top  # children push above this option's outcomes
-        if bits >= meta[PREFETCH_FROM]:
-            _prefetch_children(stack, base, top, new_trump, rest, new_pool, mem, bits)
         status = _expect_outcomes(
             acc,
             choice,
@@ -1377,6 +1508,12 @@ class FastKingdomSolver(KingdomSolver):
         self._dvals = np.zeros(DIST_WIDTH + DIST_ENTRIES * limit, dtype=np.float64)
         self._dvals[TERMINAL_ROW] = 1.0
         self._meta[[DROWS, DBITS, DROW_LIMIT, DFREE]] = 1, bits, limit + 1, 1
+
+    @property
+    def probes(self) -> int:
+        """How many distinct children the kernel has looked up in the memo (``lookups``
+        counts every choice; an option's children of equal keys are looked up once)."""
+        return int(self._meta[PROBES])
 
     @property
     def lookups(self) -> int:
