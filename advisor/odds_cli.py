@@ -126,21 +126,20 @@ def _payoff_odds(
     cards, trump, target, abilities, supporters, pool, payoffs, time_limit, as_json
 ) -> None:
     """odds --payoffs: the expected payoff of best play, each option's, and the best."""
-    import time
-
-    from search.visit import BudgetExceeded, Payoffs, PayoffSolver
+    from search.visit import BudgetExceeded, Payoffs, PayoffSolver, clock_stops
 
     success, failure, cost = parse_payoffs(payoffs)
     jacks, backers = parse_suits(abilities), parse_suits(supporters)
     counts = Abilities.of(jacks, backers, parse_suits(pool))
     backer_counts = tuple(sum(1 for s in backers if int(s) == i) for i in range(4))
-    solver = PayoffSolver(
-        Payoffs(success, failure, cost, backer_counts), deadline=time.perf_counter() + time_limit
-    )
+    solver = PayoffSolver(Payoffs(success, failure, cost, backer_counts))
     hand, deck, trump_index = cards.mask, FULL_MASK & ~cards.mask, int(parse_suit(trump))
     pool_key = counts.pool if counts.counts[3] else ()
     try:
-        with tables.spinner("solving", enabled=not as_json):
+        with (
+            tables.spinner("solving", enabled=not as_json),
+            clock_stops(Budget(time_limit).end(), solver),
+        ):
             options = [
                 (label, solver.option_value(outcomes, target)[0])
                 for label, outcomes in solver.options(
