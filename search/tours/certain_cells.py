@@ -10,6 +10,7 @@ exact result and needs no estimate. A cell cut by its work, the clock or the mem
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 from ..visit import (
@@ -44,6 +45,8 @@ def certain_cells(
     for cell in todo:
         asked.setdefault(states[cell], []).append(cell)
     for index, (position, group) in enumerate(asked.items()):
+        if end is not None and time.perf_counter() >= end:
+            break  # past the clock: the cells left stay open (each would search until its poll)
         share = None if work is None else int(work / (len(asked) - index))
         result = certainty(position, work=share, deadline=end, search=search)
         if work is not None:
