@@ -64,7 +64,7 @@ class Adviser:
         self._visit_search = None  # first edition: (visit, kingdom) and its shared solvers
         self._warm = False
         self._stake_at: tuple = (None, 0.0)  # (visit key, its stake): see _stake
-        self._memos = Memos()  # the solvers every step's search shares
+        self._tour_budget = Budget(time_limit, memos=Memos())  # its memos: every step's
 
     def advise(
         self, session: Session, label: str | None, compute: Callable[[], Advised]
@@ -222,7 +222,7 @@ class Adviser:
 
     def _budget(self, search: Search) -> Budget:
         """This step's budget: the time limit from now, the memos of the steps before."""
-        return Budget(self.time_limit, search, memos=self._memos)
+        return self._tour_budget.step(self.time_limit, search)
 
     def _stake(self, tour, visit: VisitState) -> float:
         """What winning this visit adds to the expected final score (:func:`visit_stake`),

@@ -183,10 +183,6 @@ class Budget:
             return end
         return min(end, self.end_by - (1 - share) * self.limit)
 
-    def seconds(self, share: float) -> float | None:
-        """``share`` of the limit, in seconds (None: no limit)."""
-        return None if self.limit is None else share * self.limit
-
     def exact_end(self) -> float | None:
         """The end of the exact search's share (:data:`EXACT_FRACTIONS`)."""
         return self.share_end(self._exact_share())
@@ -213,8 +209,7 @@ class Budget:
 
     def search_left(self) -> float | None:
         """Seconds left before :meth:`search_end` (never below 0; None: no limit)."""
-        end = self.search_end()
-        return None if end is None else max(0.0, end - time.perf_counter())
+        return _seconds_until(self.search_end())
 
     def estimate_seconds(self) -> float | None:
         """The estimates' nominal share in seconds: what is left after the exact search's
@@ -239,8 +234,7 @@ class Budget:
 
     def left(self) -> float | None:
         """Seconds left before :meth:`end` (never below 0; None: no limit)."""
-        end = self.end()
-        return None if end is None else max(0.0, end - time.perf_counter())
+        return _seconds_until(self.end())
 
     def work(self, share: float) -> float | None:
         """Kernel lookups standing for ``share`` of the limit (None: no limit)."""
@@ -250,3 +244,8 @@ class Budget:
         """A new step of a long session (the coach): ``limit`` seconds from now for ``search``,
         the same memos."""
         return Budget(limit=limit, search=search, rate=self.rate, memos=self.memos)
+
+
+def _seconds_until(end: float | None) -> float | None:
+    """Seconds from now until ``end`` (never below 0; None: no end)."""
+    return None if end is None else max(0.0, end - time.perf_counter())
