@@ -5,7 +5,7 @@ from a handful of playouts may lead a proven option, and no supporter may be adv
 than the point it costs.
 
 Timing: the clock runs ten times fast, so a busy machine makes it ten times busier; it runs with
-``pytest -m timing`` on an otherwise idle machine, not in CI."""
+``pytest -m timing -n 0`` on an otherwise idle machine, not in CI."""
 
 from __future__ import annotations
 

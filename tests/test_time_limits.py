@@ -4,7 +4,7 @@ Politics pool) whose exact search runs for many seconds, so that the limit decid
 and the answer is a labelled estimate.
 
 These check wall-clock times, which only an unloaded machine keeps: they carry the ``timing``
-marker, which CI and the default run skip (``pytest -m timing`` runs them)."""
+marker, which CI and the default run skip (``pytest -m timing -n 0`` runs them, one at a time)."""
 
 from __future__ import annotations
 
