@@ -486,8 +486,9 @@ def _planned(tour, hand, chances: dict[int, float]):
 def test_a_kingdom_an_open_cell_could_raise_past_the_recommended_one_is_too_close_to_call() -> None:
     """Issue 38: where the budget left a kingdom's planning cells to estimates, advise says it
     could still pass the recommended kingdom when the top of what is known of those cells
-    (an estimate's 95% interval, else 1) would carry its tour value past the recommended
-    one's; exact cells, or an estimate whose interval stays low, separate the kingdoms."""
+    (an estimate's 95% interval, else the top of the cell with every ability, else 1) would
+    carry its tour value past the recommended one's; exact cells, or an estimate whose interval
+    stays low, separate the kingdoms."""
     from search.tours.advice import PLANNING_COLUMNS, could_pass
     from search.visit.position import KingdomResult
 
@@ -524,10 +525,13 @@ def test_a_kingdom_an_open_cell_could_raise_past_the_recommended_one_is_too_clos
     high = {**open_eight, ("D", 8): estimated(0.9, 1.0)}
     assert _planned(tour, hand, {**chances, 8: 1.0})[2].position == 8  # a sure 8 would lead
     assert could_pass(planner, tour, hand, high, kingdoms, best) == (8,)
-    few = {**open_eight, ("D", 8): estimated(0.05, 0.15, playouts=4)}  # says little: up to 1
-    assert could_pass(planner, tour, hand, few, kingdoms, best) == could_pass(
-        planner, tour, hand, high, kingdoms, best
-    )
+    # An estimate from few playouts says little: the cell may be up to what the cell with every
+    # ability may be (no subset does better), here at most 0.2; and up to 1 where that says
+    # little too.
+    few = {**open_eight, ("D", 8): estimated(0.05, 0.15, playouts=4)}
+    assert could_pass(planner, tour, hand, few, kingdoms, best) == ()
+    none_known = {**few, ("all", 8): estimated(0.1, 0.2, playouts=4)}
+    assert could_pass(planner, tour, hand, none_known, kingdoms, best) == (8,)
 
 
 def test_the_table_says_which_kingdoms_are_too_close_to_call_and_what_decides() -> None:
@@ -541,6 +545,25 @@ def test_the_table_says_which_kingdoms_are_too_close_to_call_and_what_decides() 
     console.print(advise_view(advice, tour, ascii=True))
     flat = " ".join(console.export_text().split())
     assert "Kingdom 5 or 6: too close to call in 3 s" in flat and "--time-limit 15 decides" in flat
+
+
+LONG_PICK = (3, 7)
+"""Deal 3's first hand: ``emissary advise`` at ``--time-limit 60`` recommends kingdom 7
+(examples/advise_stability.py, 2026-12-05)."""
+
+
+def test_a_table_too_short_to_decide_names_the_long_budgets_kingdom_as_too_close(
+    monkeypatch,
+) -> None:
+    """Issue 38, on a real hand: with the work of a 0.01 s table (the clock far off) deal 3's
+    first hand recommends kingdom 5, where a 60 s table recommends kingdom 7; the short table
+    must say that 7 is too close to call rather than name 5 alone."""
+    from search.game import Deal
+
+    deal = Deal(LONG_PICK[0], TourConfig())
+    advice = advise_visit(deal.tour(), deal.hand(1), time_limit=fixed_work(monkeypatch, 0.01))
+    assert advice.recommended.position != LONG_PICK[1]  # the case covered: the budgets differ
+    assert LONG_PICK[1] in advice.too_close
 
 
 def test_the_status_line_counts_what_the_clock_cut_in_the_tables_units() -> None:

@@ -400,16 +400,23 @@ def could_pass(
 def _cell_top(found: dict, column: str, position: int) -> float:
     """The most a cell may be on what the table knows: its exact chance; an estimate's 95%
     interval's top (best play may do better than the policy estimated, so this is the
-    plausible top, not a proof); an unsolved cell's, the exact chance with every ability
-    where that was solved, else 1."""
+    plausible top, not a proof); an unsolved cell's, the top of the cell with every ability
+    (no subset of the abilities does better), else 1."""
     if (column, position) in found:
-        cell = _cell_chance(found[column, position])
-        if not cell.estimate:
-            return cell.value
-        if cell.interval is not None and not _says_little(cell):
-            return max(cell.value, cell.interval[1])
-    every = _cell_chance(found[Column.ALL, position])
-    return 1.0 if every.estimate else every.value
+        top = _plausible_top(_cell_chance(found[column, position]))
+        if top is not None:
+            return top
+    every = _plausible_top(_cell_chance(found[Column.ALL, position]))
+    return 1.0 if every is None else every
+
+
+def _plausible_top(cell: Chance) -> float | None:
+    """An exact chance; an estimate's interval top where the interval says something."""
+    if not cell.estimate:
+        return cell.value
+    if cell.interval is not None and not _says_little(cell):
+        return max(cell.value, cell.interval[1])
+    return None
 
 
 LEVEL_VALUE = 1e-9
