@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from search.game import TourConfig
 from search.infra import BudgetExceeded
 from search.infra.recycle import POOL
-from search.tours import hand_chances
 from search.tours.batch import play_chunk
+from search.tours.planning import default_table
 from search.visit import kernel
 from search.visit.solvers import warm_up
 
@@ -80,7 +80,7 @@ def timed_growth(grow):
 
 def play(args) -> tuple[float, float, list[str]]:
     """Wall seconds of the tours, seconds growing memos, and the tours' visits."""
-    hand_chances.hand_chances.cache_clear()  # each round solves every hand itself
+    default_table.cache_clear()  # each round's planner solves every hand itself
     GROWING[0] = 0.0
     started = time.perf_counter()
     _, visits = play_chunk(

@@ -12,7 +12,6 @@ from search.game.cards import CARDS, KINGS, QUEENS, CardSet, Suit
 from search.game.deal import Deal, Stream, derive_seed
 from search.game.rules import UseAbility, apply_action, apply_chance, legal_actions
 from search.game.tour import TourConfig, TourState, finish_visit, start_visit, tour_between_visits
-from search.tours import hand_chances
 from search.tours.batch import CHUNK_TOURS, BatchError, decoded_visits, run_batch
 from search.tours.planning import (
     PLANNING_SETS,
@@ -211,9 +210,9 @@ def test_pruning_skips_drawing_solves_but_keeps_the_best_kingdom_and_its_value()
         hand = CardSet(Stream(78, "hand", index).shuffle(CARDS)[:8])
         solves = []
         for prune in (False, True):
-            hand_chances.hand_chances.cache_clear()  # count the hand's solves afresh
+            planner.table.hand_chances.cache_clear()  # count the hand's solves afresh
             choices = planner.after_choice(tour, hand, prune=prune)
-            solves.append(hand_chances.hand_chances.cache_info().misses)
+            solves.append(planner.table.hand_chances.cache_info().misses)
         full, pruned = planner.after_choice(tour, hand), choices
         skipped += solves[0] - solves[1]
         best = max(tour.unvisited, key=lambda p: (full[p][1].value, -p))

@@ -1,5 +1,6 @@
 """One hand's exact planning chances with one set of abilities (:mod:`.planning` asks them of
-each hand it values), kept for later asks: their values depend on the arguments alone."""
+each hand it values), kept for later asks by the planning table that owns them: their values
+depend on the arguments alone."""
 
 from __future__ import annotations
 
@@ -59,8 +60,6 @@ class HandChances:
 
 
 HAND_CHANCES_KEPT = 8192
-hand_chances = HandChances()
-"""The chances every planner of this process asks for, kept."""
 
 
 def fresh_solver():

@@ -46,7 +46,7 @@ from ..infra import (
     read_json,
     write_atomically,
 )
-from .hand_chances import MAX_WINS, fresh_solver, hand_chances, solve_hand
+from .hand_chances import MAX_WINS, HandChances, fresh_solver, solve_hand
 
 TABLE_HANDS = 256
 MAX_TABLE_BYTES = 64 << 20  # the packaged table takes under a megabyte
@@ -121,6 +121,7 @@ class PlanningTable:
         ]
         self._parts: dict[tuple, np.ndarray] = {}  # (set, trump, pool) -> [hand, need]
         self._chances: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+        self.hand_chances = HandChances()  # the chances of hands in play, asked by chance()
 
     @classmethod
     def from_sweep(cls, lookup, hands: int = TABLE_HANDS, seed: int = 0) -> PlanningTable:
@@ -222,7 +223,9 @@ class PlanningTable:
             if supporter is not None and jacks[supporter]:
                 jacks = tuple(count + (suit == supporter) for suit, count in enumerate(jacks))
             vectors.append(
-                hand_chances(hand.mask, trump, jacks, pool if jacks[3] else (), self.work, deadline)
+                self.hand_chances(
+                    hand.mask, trump, jacks, pool if jacks[3] else (), self.work, deadline
+                )
             )
         if not vectors:
             return (0.0,) * (MAX_WINS + 1)
