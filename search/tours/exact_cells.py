@@ -49,6 +49,7 @@ class Solve:
     started: bool = False
     needs: tuple[float, ...] | None = None  # chance of j more wins, j = 0..8
     timed_out: bool = False
+    memory_cut: bool = False  # the memory cap stopped it: its memo is freed
     results: dict[int, KingdomResult] = field(default_factory=dict)  # full results by target
 
 
@@ -61,11 +62,10 @@ SIDE_BY_SIDE = True
 ONE_MEMO_PER_COLUMN = True
 """Whether a column's solves for its four trumps share one solver (else one each; the memo is
 keyed by the whole state, so the values are the same: ``examples/bench_column_memo.py``)."""
-SIDE_SHARE = 0.6
-"""The side lane's share of the exact solves' work (the main lane has the rest). On the first
-hands of deals 1, 2, 3 and 5 it gave the table of one lane in turn, or one with more exact cells
-(2026-12-01). In one lane ♦♥♠, which takes any work it is given, came after Military and
-Commerce and got what they left."""
+LANE_SHARE = 0.9
+"""Each lane's share of the exact solves' work: the lanes run side by side, one a core, so each
+may work for most of the exact share's time. On one core the lanes run in turn, so the clock
+cuts the second, and the table says so."""
 
 
 def exact_lane(
@@ -78,9 +78,13 @@ def exact_lane(
     total: int = 0,
 ) -> tuple[dict, dict]:
     """Solve ``cells`` exactly in turn within ``work`` kernel lookups (None: no limit) and the
-    clock's backstop ``exact_end``: each solve, when it starts, gets an equal part of the work
-    left with the solves of its tier not started yet (:func:`tier`). Returns the chances
-    found by cell and the solves by key."""
+    clock's backstop ``exact_end``: each solve, when it starts, may use half the work left
+    while solves of its tier wait to start (:func:`tier`), else all of it. An equal part each
+    left every solve short where the work could finish some (a Commerce column's four trumps
+    need about 17 M lookups, the 3 s table's whole side lane 27 M): half the work left let
+    twice as many Military and Commerce cells finish on deals 1-8 (issue 37, item 4). A solve
+    cut by its work keeps its memo for the column's later trumps (every entry is exact).
+    Returns the chances found by cell and the solves by key."""
     left = work
     solves: dict[tuple, Solve] = {}
     memos: dict[tuple, KingdomSolver] = {}  # one solver for a column's trumps (below)
@@ -103,7 +107,7 @@ def exact_lane(
             if work is not None:
                 waiting = {keys[c] for c in cells[done + 1 :] if tier(keys[c]) == tier(key)}
                 waiting -= {k for k, s in solves.items() if s.started}
-                solve.work = int(max(0.0, left) / (len(waiting) + 1))
+                solve.work = int(max(0.0, left) / (2 if waiting else 1))
                 solve.clock_end = exact_end
         spent = solve.used
         value = exact_chance(solve, states[cell], full=cell[0] == "all")
@@ -114,8 +118,8 @@ def exact_lane(
         if all(keys[c] != key for c in cells[done + 1 :]) and cell[0] != "DHS":
             solve.solver = None  # done with its memo; what it found stays
         later = (keys[c][1] for c in cells[done + 1 :])
-        if solve.solver is None and (solve.timed_out or key[1] not in later):
-            memos.pop(key[1], None)  # cut (its memo freed), or no later trump asks it
+        if solve.solver is None and (solve.memory_cut or key[1] not in later):
+            memos.pop(key[1], None)  # past the memory cap, or no later trump asks it
     return found, solves
 
 
@@ -127,16 +131,15 @@ def solve_cells(
     work: float | None,
     progress: Progress | None = None,
 ) -> tuple[dict, dict, int, int]:
-    """Solve ``cells`` in the two lanes, :data:`SIDE_COLUMNS` with :data:`SIDE_SHARE` of
-    ``work`` beside the rest with the remainder. Returns the chances found by cell, the main
+    """Solve ``cells`` in the two lanes, :data:`SIDE_COLUMNS` beside the rest, each with
+    :data:`LANE_SHARE` of ``work``. Returns the chances found by cell, the main
     lane's solves by key (their memos stay here), and how many solves ran and how many of them
     the clock stopped, over both lanes."""
     side = [cell for cell in cells if cell[0] in SIDE_COLUMNS]
     main = [cell for cell in cells if cell[0] not in SIDE_COLUMNS]
-    side_work = None if work is None else SIDE_SHARE * work
-    main_work = None if work is None else (1 - SIDE_SHARE) * work
-    with side_lane(side, states, keys, exact_end, side_work) as side_result:
-        found, solves = exact_lane(main, states, keys, exact_end, main_work, progress, len(cells))
+    lane_work = None if work is None else LANE_SHARE * work
+    with side_lane(side, states, keys, exact_end, lane_work) as side_result:
+        found, solves = exact_lane(main, states, keys, exact_end, lane_work, progress, len(cells))
         side_found, side_solved, side_cuts = side_result()
     if progress:
         for done, cell in enumerate(side, start=len(main)):
@@ -225,7 +228,8 @@ def exact_chance(solve: Solve, position: Position, full: bool) -> KingdomResult 
         solve.clock_cut = solve.clock_end is not None and not isinstance(
             error, (WorkLimitExceeded, MemoryLimitExceeded)
         )
-        if isinstance(error, MemoryLimitExceeded) or position.abilities.counts != DHS_COUNTS:
+        solve.memory_cut = isinstance(error, MemoryLimitExceeded)
+        if solve.memory_cut or position.abilities.counts != DHS_COUNTS:
             solve.solver = None  # free its memo (a ♦♥♠ memo may start the estimates)
         return None
     finally:
