@@ -396,7 +396,7 @@ def test_work_not_the_clock_decides_the_table_so_it_repeats(monkeypatch) -> None
 def test_the_two_lanes_of_exact_solves_give_the_same_table_side_by_side_or_in_turn(
     monkeypatch,
 ) -> None:
-    """Issue 14: advise_visit solves Military's and Commerce's columns in a second process beside
+    """Issue 14: advise_visit solves Commerce's column in a second process beside
     the others; each lane's work is fixed, so one core (the lanes in turn) gives the same table.
     The work of a 2 s limit, the clock's backstop far off: it cuts nothing."""
     tour = tour_between_visits([KC, QD, KS, QS, QC, KH, QH, KD])
