@@ -37,7 +37,7 @@ from .options import (
     VisitedOption,
     check_seconds,
     check_variant,
-    command_deadline,
+    command_clock,
     new_console,
     piles,
     print_json,
@@ -126,6 +126,7 @@ def _advice_json(advice: VisitAdvice, tour: TourState) -> dict:
 
 
 def advise(
+    context: typer.Context,
     hand: Annotated[
         str,
         typer.Argument(help='The 8 cards just drawn (fewer for a what-if), e.g. "AC 6C 3H 8H".'),
@@ -167,7 +168,8 @@ def advise(
         first_edition,
         jacks_down,
     )
-    prepare_search(first_edition)  # the first run's compile is not the search's time (issue 38)
+    clock = command_clock(context)
+    prepare_search(clock, first_edition)  # the compile is not the search's time (issue 38)
     if first_edition:
         from search.firstedition import advise_first_edition
 
@@ -181,7 +183,7 @@ def advise(
             new_console().print(firstedition_views.advise_view(fe_advice, tour, cards, ascii))
         return
     with advice_tables.advise_progress(tour, ascii, enabled=not as_json) as progress:
-        budget = Budget(time_limit, Search.TABLE, end_by=command_deadline(time_limit))
+        budget = Budget(time_limit, Search.TABLE, end_by=clock.deadline(time_limit))
         advice = advise_visit(tour, cards, progress=progress, objective=objective, budget=budget)
     if as_json:
         print_json(_advice_json(advice, tour))
@@ -242,6 +244,7 @@ def _move_json(advice: MoveAdvice, tour: TourState) -> dict:
 
 
 def move(
+    context: typer.Context,
     kingdom: Annotated[
         int, typer.Option("--kingdom", help="The kingdom being visited (its position).")
     ],
@@ -323,7 +326,8 @@ def move(
         raise typer.BadParameter(
             "Commerce cannot be pending while a ruler's card waits", param_hint="--commerce-discard"
         )
-    prepare_search(first_edition)  # the first run's compile is not the search's time (issue 38)
+    clock = command_clock(context)
+    prepare_search(clock, first_edition)  # the compile is not the search's time (issue 38)
     if first_edition:
         # no draws that could empty the deck: any split of --seen is as good (place_seen)
         discard_pile, scoring = piles(cards, wins, discard, won_cards, seen, Abilities(), waiting)
@@ -354,7 +358,7 @@ def move(
         tour, kingdom, cards, discard_pile, scoring, waiting, used, discarding=commerce
     )
     with tables.spinner("solving", enabled=not as_json):
-        budget = Budget(time_limit, Search.RANKING, end_by=command_deadline(time_limit))
+        budget = Budget(time_limit, Search.RANKING, end_by=clock.deadline(time_limit))
         advice = rank_moves(tour, kingdom, position, used, budget=budget)
     if as_json:
         print_json(_move_json(advice, tour))

@@ -30,7 +30,7 @@ from . import (
     sweep_cli,
     tour_cli,
 )
-from .options import Interrupted, caused_by_interrupt, start_command_clock
+from .options import CommandClock, Interrupted, caused_by_interrupt
 from .streams import OutputPipeClosed, guard_standard_streams, printable, stdout_was_closed
 
 app = typer.Typer(
@@ -83,8 +83,10 @@ _DEBUG_FLAG = "--debug"
 _BROKEN_PIPE = 141  # what a shell reports for a command killed by SIGPIPE: 128 + 13
 
 
-def main() -> None:
+def main(started: float | None = None) -> None:
     """Console-script entry: run the app, turning every failure into one line on stderr.
+    Time limits count from ``started`` (a ``time.perf_counter()`` reading; None: from each
+    search's own start).
 
     Our own checks (``ValueError`` subclasses) exit 1, usage errors 2, an interrupt
     130; anything unexpected exits 1 with its type on one line and the traceback in
@@ -97,7 +99,9 @@ def main() -> None:
     if args[:1] == [_DEBUG_FLAG]:
         debug, args = True, args[1:]
     try:
-        code = app(args=args, prog_name="emissary", standalone_mode=False)
+        code = app(
+            args=args, prog_name="emissary", standalone_mode=False, obj=CommandClock(started)
+        )
     except (BrokenPipeError, OutputPipeClosed):
         _quiet_exit(_BROKEN_PIPE)
     except KeyboardInterrupt:
@@ -146,11 +150,10 @@ def run() -> None:
     about a quarter of a second the user would wait for. :func:`main` has flushed the output
     by then, so a command that returns with no child process or extra thread left ends at
     once; any other ending, and every error, exits the usual way. A time limit counts from
-    the script's start (:func:`~advisor.options.command_deadline`); an interrupt ends at once
+    the script's start (:class:`~advisor.options.CommandClock`); an interrupt ends at once
     (:func:`advisor.entry.run`).
     """
-    start_command_clock(STARTED)
-    main()
+    main(STARTED)
     threads_left = threading.active_count() > 1
     processes = sys.modules.get("multiprocessing")
     if threads_left or (processes is not None and processes.active_children()):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import dataclass
 from typing import Annotated
 
 import typer
@@ -68,30 +69,35 @@ ObjectiveOption = Annotated[
         help="What the tour value measures: score (expected final score) or perfect (its chance).",
     ),
 ]
-_command_started: float | None = None
 
 
-def start_command_clock(at: float) -> None:
-    """Note when the console script started (a ``time.perf_counter()`` reading)."""
-    global _command_started
-    _command_started = at
+@dataclass
+class CommandClock:
+    """The command's clock: when the console script started (a ``time.perf_counter()``
+    reading; None when ``main`` is called in-process), moved later by what must not count
+    against a time limit. The console script hands it to the command through typer's context
+    (:func:`command_clock`)."""
+
+    started: float | None = None
+
+    def delay(self, seconds: float) -> None:
+        """Leave ``seconds`` out of every time limit: the first run's compile of the kernels
+        (:mod:`advisor.warmup`) is not the search's time."""
+        if self.started is not None:
+            self.started += seconds
+
+    def deadline(self, seconds: float | None) -> float | None:
+        """``seconds`` after the start, the moment a command with that time limit must answer
+        by, start-up included; None without a limit or without a start."""
+        if seconds is None or self.started is None:
+            return None
+        return self.started + seconds
 
 
-def delay_command_clock(seconds: float) -> None:
-    """Leave ``seconds`` out of every time limit: the first run's compile of the kernels
-    (:mod:`advisor.warmup`) is not the search's time."""
-    global _command_started
-    if _command_started is not None:
-        _command_started += seconds
-
-
-def command_deadline(seconds: float | None) -> float | None:
-    """``seconds`` after the console script started, the moment a command with that time limit
-    must answer by, start-up included; None without a limit or when no script started the
-    clock (``main`` called in-process)."""
-    if seconds is None or _command_started is None:
-        return None
-    return _command_started + seconds
+def command_clock(context: typer.Context) -> CommandClock:
+    """The clock :func:`advisor.cli.main` gave the command (a clock with no start if none)."""
+    clock = context.find_object(CommandClock)
+    return clock if clock is not None else CommandClock()
 
 
 TimeLimitOption = Annotated[

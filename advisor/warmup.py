@@ -14,7 +14,7 @@ import time
 
 from search.visit import kernel_needs_compile, warm_up
 
-from .options import delay_command_clock
+from .options import CommandClock
 
 ANNOUNCE_AFTER = 3.0
 """Seconds of loading after which the user is told the kernels are being compiled, where
@@ -48,7 +48,7 @@ def needs_compile(first_edition: bool = False) -> bool | None:
     return None if None in answers else False
 
 
-def prepare_search(first_edition: bool = False) -> float:
+def prepare_search(clock: CommandClock | None = None, first_edition: bool = False) -> float:
     """Load the kernels before the command's clock runs. Where they must be compiled (numba's
     cache says so, or loading passes :data:`ANNOUNCE_AFTER` seconds) a line on stderr says
     so, and the time they took is left out of the command's time limit. Returns the seconds
@@ -73,7 +73,8 @@ def prepare_search(first_edition: bool = False) -> float:
         timer.cancel()
     seconds = time.perf_counter() - started
     if announced.is_set():
-        delay_command_clock(seconds)
+        if clock is not None:
+            clock.delay(seconds)
         _say(f"emissary: the search is ready ({seconds:.0f} s).")
     return seconds
 

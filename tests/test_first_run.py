@@ -15,15 +15,15 @@ from advisor import options
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_compile_is_left_out_of_the_command_clock(monkeypatch) -> None:
-    """delay_command_clock moves every command deadline later by the seconds it is given, and
+def test_the_compile_is_left_out_of_the_command_clock() -> None:
+    """CommandClock.delay moves every command deadline later by the seconds it is given, and
     does nothing when no console script started the clock."""
-    monkeypatch.setattr(options, "_command_started", 100.0)
-    options.delay_command_clock(42.5)
-    assert options.command_deadline(3.0) == pytest.approx(145.5)
-    monkeypatch.setattr(options, "_command_started", None)
-    options.delay_command_clock(42.5)
-    assert options.command_deadline(3.0) is None
+    clock = options.CommandClock(100.0)
+    clock.delay(42.5)
+    assert clock.deadline(3.0) == pytest.approx(145.5)
+    unstarted = options.CommandClock()
+    unstarted.delay(42.5)
+    assert unstarted.deadline(3.0) is None
 
 
 @pytest.mark.slow

@@ -115,12 +115,11 @@ def test_advise_through_the_console_script_answers_within_its_limit_start_up_inc
     assert seconds <= 1.1 * limit + 0.3, f"advise took {seconds:.2f} s at --time-limit {limit:g}"
 
 
-def test_a_time_limit_counts_from_the_console_scripts_start_only(monkeypatch) -> None:
+def test_a_time_limit_counts_from_the_console_scripts_start_only() -> None:
     """In process (main called by a test or a program) a limit counts from the search; once
     the console script has started the clock, from the script's start."""
     from advisor import options
 
-    monkeypatch.setattr(options, "_command_started", None)
-    assert options.command_deadline(3.0) is None
-    options.start_command_clock(100.0)
-    assert options.command_deadline(3.0) == 103.0 and options.command_deadline(None) is None
+    assert options.CommandClock().deadline(3.0) is None
+    clock = options.CommandClock(100.0)
+    assert clock.deadline(3.0) == 103.0 and clock.deadline(None) is None
