@@ -60,10 +60,10 @@ def playout_seed(seed: int, index: int) -> int:
     return _combine(run_seed(seed), index)
 
 
-def military_seed(seed: int, hand: int, deck: int, disc: int, trump: int, still: int) -> int:
+def military_seed(seed: int, hand: int, deck: int, disc: int, trump: int) -> int:
     """The generator's state for Military's sampled draws at a position."""
     h = _combine(run_seed(seed), MILITARY_TAG)
-    for value in (hand, deck, disc, trump, still):
+    for value in (hand, deck, disc, trump):
         h = _combine(h, value)
     return h
 
@@ -101,7 +101,7 @@ class MirroredPolicy(LookaheadPolicy):
     deck orders of :func:`playout_seed` it plays what :func:`compiled_playouts` plays."""
 
     def military_stream(self, game, still: int) -> SplitMixStream:
-        return SplitMixStream(military_seed(self.seed, *military_stream_key(game, still)))
+        return SplitMixStream(military_seed(self.seed, *military_stream_key(game)))
 
 
 def option_code(label: tuple) -> int:

@@ -2279,7 +2279,6 @@ def _military_pays(board, still, after, best_value, seed, scratch, deadline, lon
     h = _u_combine(h, deck)
     h = _u_combine(h, disc)
     h = _u_combine(h, trump)
-    h = _u_combine(h, still)
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = h
     copy = np.empty(8, dtype=np.int64)

@@ -72,9 +72,10 @@ def swap_state(state: tuple) -> tuple:
     return _with(state, restricted(state[4], SWAP))
 
 
-def military_stream_key(game: Playout, still: int) -> tuple:
-    """What seeds Military's sampled draws at a position: the same in every playout."""
-    return game.hand, game.deck, game.disc, game.trump, still
+def military_stream_key(game: Playout) -> tuple:
+    """What seeds Military's sampled draws at a position: the same in every playout, and for
+    every number of wins still needed (so that runs for other targets find them memoised)."""
+    return game.hand, game.deck, game.disc, game.trump
 
 
 def spent(abil: tuple, kind: str) -> tuple:
@@ -222,7 +223,7 @@ class LookaheadPolicy:
 
     def military_stream(self, game: Playout, still: int):
         """The seeded stream Military's sampled draws come from at this position."""
-        return Stream(self.seed, "military-lookahead", *military_stream_key(game, still))
+        return Stream(self.seed, "military-lookahead", *military_stream_key(game))
 
     def _military_pays(self, game: Playout, still: int, after: tuple, best_value: float) -> bool:
         """Whether Military now, followed by exact play with ``after``'s abilities, beats
