@@ -2526,6 +2526,50 @@ def _use(board, option, order, rng, pair_choice):
         _draw(board, order, rng, 2)
 
 
+DECISIONS_A_PLAYOUT = 32  # slots of the batch's table of option decisions a playout (about
+# 10 decisions a playout: the table is never filled past its load, so a probe ends)
+
+
+@njit(cache=True, inline="always")
+def _decision_slots(count):
+    """The slots of a batch's table of option decisions: a power of two, 2**8 to 2**16."""
+    slots = 1 << 8
+    while slots < DECISIONS_A_PLAYOUT * count and slots < 1 << 16:
+        slots <<= 1
+    return slots
+
+
+@njit(cache=True, inline="always")
+def _board_rest(board):
+    return board[B_TRUMP] | board[B_ABIL] << 2 | board[B_POOL] << 18
+
+
+@njit(cache=True)
+def _recall(decisions, board, tail):
+    """The slot of the option decision at ``board`` (``tail``: the wins still needed, the
+    justification, the abilities used and whether the policy is fixed) in the batch's table
+    of decisions (a power of two slots): where it is kept, or the empty slot where it would go
+    (the table is never filled past :data:`LOAD`, so one is found)."""
+    rest = _board_rest(board)
+    h = _u_combine(np.uint64(board[B_HAND]), board[B_DECK])
+    h = _u_combine(h, board[B_DISC])
+    h = _u_combine(h, rest)
+    h = _u_combine(h, tail)
+    mask = decisions.shape[0] - 1
+    slot = np.int64(h >> np.uint64(64 - popcount(mask)))
+    while decisions[slot, 0] >= 0:
+        if (
+            decisions[slot, 0] == board[B_HAND]
+            and decisions[slot, 1] == board[B_DECK]
+            and decisions[slot, 2] == board[B_DISC]
+            and decisions[slot, 3] == rest
+            and decisions[slot, 4] == tail
+        ):
+            break
+        slot = (slot + 1) & mask
+    return slot
+
+
 @njit(cache=True)
 def _play(
     state,
@@ -2548,7 +2592,7 @@ def _play(
     status and which memo gave it. ``waiting``: a revealed card to answer first (-1: none);
     ``forced``: the first decision (an option, or the answer while waiting; -1: none), after
     which the justification is ``forced_just``."""
-    board, order, order2, family, acc, lone, pairs = work
+    board, order, order2, family, acc, lone, pairs, decisions, filled = work
     board[:6] = state
     board[B_WINS] = 0
     board[B_LEFT] = _shuffle_deck(board[B_DECK], rng, order)
@@ -2585,25 +2629,40 @@ def _play(
             forced = -1
             justification = forced_just
         else:
-            option, justification = _choose_option(
-                board,
-                still,
-                justification,
-                used,
-                roots,
-                fixed,
-                seed,
-                main,
-                scratch,
-                deadline,
-                family,
-                acc,
-                lone,
-                order2,
-                depth,
-            )
-            if option < 0:
-                return option, justification
+            # what decides the option (the batch's roots and seed aside), as LookaheadPolicy's
+            # own cache of decisions keys it
+            tail = (still + 64) | justification << 8 | used << 24 | (1 << 28 if fixed else 0)
+            slot = _recall(decisions, board, tail)
+            if decisions[slot, 0] >= 0:
+                option, justification = decisions[slot, 5], decisions[slot, 6]
+            else:
+                option, justification = _choose_option(
+                    board,
+                    still,
+                    justification,
+                    used,
+                    roots,
+                    fixed,
+                    seed,
+                    main,
+                    scratch,
+                    deadline,
+                    family,
+                    acc,
+                    lone,
+                    order2,
+                    depth,
+                )
+                if option < 0:
+                    return option, justification
+                if filled[0] < LOAD * decisions.shape[0]:
+                    decisions[slot, 0] = board[B_HAND]
+                    decisions[slot, 1] = board[B_DECK]
+                    decisions[slot, 2] = board[B_DISC]
+                    decisions[slot, 3] = _board_rest(board)
+                    decisions[slot, 4] = tail
+                    decisions[slot, 5], decisions[slot, 6] = option, justification
+                    filled[0] += 1
         if option == DEBATE:
             card = _next_card(board, order, rng)
             if card < 0:
@@ -2709,6 +2768,8 @@ def _play_batch(hand, deck, disc, trump, abil, pool, need, ints, main, scratch, 
         np.zeros(WIDTH),
         np.zeros(WIDTH),
         np.zeros(32 * 31 // 2, dtype=np.int64),
+        np.full((_decision_slots(ints[P_COUNT]), 7), -1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
     )
     state = np.array([hand, deck, disc, trump, abil, pool], dtype=np.int64)
     n_roots = 0
