@@ -2097,6 +2097,21 @@ def _pool_for(counts, pool):
     return pool if counts >> 12 & 15 else 0
 
 
+@njit(cache=True, inline="always")
+def _in_main(hand, deck, disc, trump, counts, pool, main):
+    """Whether the roots' memo answers for restriction ``counts`` at a state, else the scratch
+    memo: one that draws, since the visit has stayed in its root's tree; one that draws
+    nothing where a root's search memoised the state (after Commerce or Politics within ♦♥♠,
+    say), its children memoised with it. The values are the same either way (exact), so
+    this saves solving again what a root solved, and changes no choice."""
+    if _draws_more(counts):
+        return True
+    if hand == 0 or _lone_last_card(hand, counts):
+        return False
+    table, _, meta, _, _ = _views(main)
+    return _known(hand, deck, disc, trump, counts, _pool_for(counts, pool), table, meta[BITS]) >= 0
+
+
 @njit(cache=True)
 def _family(justification, used, abil, roots, fixed, family):
     """The restrictions valued at a decision (``LookaheadPolicy._family``): the justification,
@@ -2156,7 +2171,8 @@ def _choose_option(
     best, best_value, best_counts = DEBATE, -1.0, justification
     for f in range(n):
         counts = family[f]
-        mem = main if _draws_more(counts) else scratch
+        in_main = _in_main(hand, deck, disc, trump, counts, pool, main)
+        mem = main if in_main else scratch
         _, _, meta, _, _ = _views(mem)
         # The state's value under a restriction is the best of its options' (bit for bit: the
         # same sums), one lookup: while it is no better than the best so far, no option left
@@ -2175,7 +2191,7 @@ def _choose_option(
             depth,
         )
         if ceiling < 0:
-            return np.int64(ceiling), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+            return np.int64(ceiling), MAIN_MEMO if in_main else SCRATCH_MEMO
         for option in range(COMMERCE + 1):
             if ceiling <= best_value + TIE:
                 break
@@ -2196,7 +2212,7 @@ def _choose_option(
             if status == UNUSABLE:
                 continue
             if status < 0:
-                return status, MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+                return status, MAIN_MEMO if in_main else SCRATCH_MEMO
             value = acc[still] if 0 <= still < WIDTH else 0.0
             if value > best_value + TIE:
                 best, best_value, best_counts = option, value, counts
@@ -2361,7 +2377,8 @@ def _choose_answer(
         child_hand = hand & ~(np.int64(1) << answer)
         for f in range(n):
             counts = family[f]
-            mem = main if _draws_more(counts) else scratch
+            in_main = _in_main(child_hand, deck, child_disc, trump, counts, pool, main)
+            mem = main if in_main else scratch
             value = _worth(
                 still - won,
                 child_hand,
@@ -2376,7 +2393,7 @@ def _choose_answer(
                 depth,
             )
             if value < 0:
-                return np.int64(value), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+                return np.int64(value), MAIN_MEMO if in_main else SCRATCH_MEMO
             if value > best_value + TIE:
                 best, best_value, best_counts = answer, value, counts
     return best, best_counts
@@ -2481,7 +2498,8 @@ def _choose_discard(
         pair = pairs[p]
         for f in range(n):
             counts = family[f]
-            mem = main if _draws_more(counts) else scratch
+            in_main = _in_main(hand & ~pair, deck, disc | pair, trump, counts, pool, main)
+            mem = main if in_main else scratch
             value = _worth(
                 still,
                 hand & ~pair,
@@ -2496,7 +2514,7 @@ def _choose_discard(
                 depth,
             )
             if value < 0:
-                return np.int64(value), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+                return np.int64(value), MAIN_MEMO if in_main else SCRATCH_MEMO
             if value > best_value + TIE:
                 best, best_value, best_counts = pair, value, counts
     return best, best_counts
