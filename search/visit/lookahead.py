@@ -15,7 +15,9 @@ play as if some were absent, so each solved restriction's exact chance is a lowe
   becomes the justification.
 - Military, where no such restriction holds it, is valued by a seeded sample of its draws, each
   continued by exact play with Diplomacy and Politics, and used only where the sample's mean
-  less two standard errors beats the best exact option.
+  less two standard errors beats the best exact option. The sampling stops as soon as no
+  draws still to sample could make it pay (:func:`military_ceiling`), with the answer the
+  last stage would give.
 
 Why never worse (for the exactly valued choices): if option a is best under restriction R, the
 justification's value here is at most R's value of a, and after a the policy is again at least
