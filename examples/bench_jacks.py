@@ -11,7 +11,9 @@ solve_roots`, each within ``--cap`` seconds), then for each target:
 - on the first ``--python-hands`` hands, plays ``--python-playouts`` of them again with the
   Python policy (:mod:`search.visit.lookahead`) on the same deck orders, and times those too.
 
-It prints per hand the solve time and both rates; at the end the median rates over the hands
+It prints per hand the solve time, both rates and the policy's work a playout (kernel lookups
+in the roots' memo and the scratch memo, and new states the scratch memo kept: solves of
+positions no root reached); at the end the median rates over the hands
 (and their ratio, measured in this run), how many Python playouts ended with the same wins as
 the compiled ones, the paired difference of their success rates with a 95% interval, and the
 policy's mean gain over its exact base (a paired estimate, :func:`~search.visit.lookahead.
@@ -78,6 +80,8 @@ def bench_hand(index: int, args) -> dict:
         python_solver = make_solver()
         python_roots = solve_roots(python_solver, state, None, None, roots)
         python_scratch = scratch_of(python_solver)
+    work = [0, 0, 0]  # the policy's playouts' lookups in the roots' memo and the scratch memo,
+    # and the states the scratch memo gained (it is emptied only at the memory cap)
     policy_seconds = base_seconds = head_seconds = python_seconds = 0.0
     gains, same, pairs = [], 0, ([], [])
     python_count = 0
@@ -86,6 +90,7 @@ def bench_hand(index: int, args) -> dict:
         policy = LookaheadPolicy(solver, roots, seed=index, scratch=scratch)
         suits, base_value = policy.base(state, target)
         base = LookaheadPolicy(solver, [suits], seed=index, scratch=scratch, fixed=True)
+        before = (solver.lookups, scratch.lookups, scratch.state_count())
         started = time.perf_counter()
         wins, _ = (
             compiled_playouts(policy, None, state, target, index, 0, head) if head else ([], [])
@@ -94,6 +99,8 @@ def bench_hand(index: int, args) -> dict:
         rest, _ = compiled_playouts(policy, None, state, target, index, head, args.playouts - head)
         wins += rest
         policy_seconds += time.perf_counter() - started
+        after = (solver.lookups, scratch.lookups, scratch.state_count())
+        work = [w + a - b for w, a, b in zip(work, after, before)]
         started = time.perf_counter()
         _, base_wins = compiled_playouts(
             LookaheadPolicy(solver, [suits], seed=index, scratch=scratch, fixed=True),
@@ -125,6 +132,7 @@ def bench_hand(index: int, args) -> dict:
             python_seconds += time.perf_counter() - started
             python_count += head
     return {
+        "work": [round(x / (8 * args.playouts)) for x in work],
         "solve": solved,
         "roots": roots,
         "rate": 8 * args.playouts / policy_seconds,
@@ -166,7 +174,8 @@ def main() -> None:
         line = (
             f"hand {index:3d}: roots {','.join(''.join('CDHS'[s] for s in r) for r in result['roots']):8} "
             f"solve {result['solve']:6.2f} s, compiled {result['rate']:8.0f} playouts/s "
-            f"(base alone {result['base_rate']:8.0f}/s)"
+            f"(base alone {result['base_rate']:8.0f}/s); a playout: lookups {result['work'][0]} "
+            f"roots' memo, {result['work'][1]} scratch, {result['work'][2]} new states"
         )
         if result["python_rate"]:
             python_rates.append(result["python_rate"])

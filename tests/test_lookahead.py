@@ -10,9 +10,18 @@ from search.game import CardSet, Stream, Suit
 from search.visit import make_position, make_solver
 from search.visit.estimate import estimate_kingdom
 from search.visit.fastplay import SplitMixStream, playout_seed
-from search.visit.lookahead import LookaheadPolicy, paired_estimate, play_lookahead, restricted
+from search.visit.lookahead import (
+    MILITARY_MARGIN,
+    MILITARY_STAGES,
+    LookaheadPolicy,
+    military_ceiling,
+    paired_estimate,
+    play_lookahead,
+    restricted,
+)
 from search.visit.lookahead import _with as with_counts  # the state with other ability counts
 from search.visit.lookahead_runs import lookahead_playouts
+from search.visit.playout import Playout
 from search.visit.position import root_state
 from tests.conftest import midway_every_jack, restriction_chances
 
@@ -29,6 +38,38 @@ NEVER = float("inf")
 def exact() -> tuple:
     """The exact chance of j more wins with every Jack, j = 0..8."""
     return make_solver().decide(*STATE)
+
+
+def test_military_ceiling_bounds_the_final_test_whatever_the_draws_to_come() -> None:
+    """Military's sampling may stop once its final statistic (the mean less the margin's
+    standard errors over every draw of the last stage) cannot beat the best exact option:
+    ``military_ceiling`` of the first draws is at least that statistic for any values of the
+    draws still to sample (each in [0, 1]), and reached by some of them."""
+    import random
+
+    total = MILITARY_STAGES[-1]
+    rng = random.Random(37)
+    for _ in range(2000):
+        values = [rng.choice((0.0, 1.0, rng.random())) for _ in range(total)]
+        mean = sum(values) / total
+        spread = sum((v - mean) ** 2 for v in values) / (total - 1)
+        statistic = mean - MILITARY_MARGIN * (spread / total) ** 0.5
+        count = rng.randint(1, total - 1)
+        assert military_ceiling(values[:count]) >= statistic - 1e-12
+    assert military_ceiling([1.0] * (total - 1)) == pytest.approx(1.0)
+    assert military_ceiling([0.0] * 4) < 0.75  # four draws worth nothing: at most 12 of 16
+
+
+def test_military_draws_at_a_position_are_the_same_for_every_target() -> None:
+    """Military's sampled draws are seeded by the position's cards and trump, not by the wins
+    still needed: the runs for every target value a position on the same draws (and find
+    their subgames memoised)."""
+    policy = LookaheadPolicy(make_solver(), [], seed=5)
+    game = Playout(STATE, Stream(1))
+    orders = {tuple(policy.military_stream(game, still).shuffle(range(32))) for still in (1, 3)}
+    assert len(orders) == 1
+    game.answer(game.next_card(), (game.hand & -game.hand).bit_length() - 1)  # a debate played
+    assert tuple(policy.military_stream(game, 1).shuffle(range(32))) not in orders
 
 
 def test_paired_estimate_adds_the_paired_difference_to_the_exact_base() -> None:

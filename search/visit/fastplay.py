@@ -4,13 +4,17 @@
 compiled code is the last part of :mod:`.kernel`): the same restrictions valued in the same
 order, the same options, answers and Commerce discards with the same tie rule, and Military's
 sampled lookahead with the same stages and margins. Values come from the solvers' compiled
-memos, so a playout costs lookups, not interpreter steps. ``tests/test_fastplay.py`` plays both
-on shared deck orders and checks that they make the same plays.
+memos, so a playout costs lookups, not interpreter steps: a restriction that draws nothing
+is read from the roots' memo where a root's search holds the state, and a batch keeps its
+option decisions, as the Python policy keeps them (neither changes a value or a choice).
+``tests/test_fastplay.py`` plays both on shared deck orders and checks that they make the
+same plays.
 
 Randomness. Deck orders come from SplitMix64, a 64-bit counter through a fixed mixer (Steele,
 Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014), seeded per
 playout by :func:`playout_seed`; Military's sampled draws by :func:`military_seed` of the
-position, so that a position is valued alike in every playout that reaches it.
+position (its cards and trump, not the wins still needed), so that a position is valued alike
+in every playout that reaches it, for every target, and the subgames sampled are memoised once.
 :class:`SplitMixStream` is the same generator in Python, for the Python policy to see the same
 cards. A shuffle is Fisher–Yates over the cards lowest first, drawn from the end, as
 :class:`~search.visit.playout.Playout` draws.
@@ -60,10 +64,10 @@ def playout_seed(seed: int, index: int) -> int:
     return _combine(run_seed(seed), index)
 
 
-def military_seed(seed: int, hand: int, deck: int, disc: int, trump: int, still: int) -> int:
+def military_seed(seed: int, hand: int, deck: int, disc: int, trump: int) -> int:
     """The generator's state for Military's sampled draws at a position."""
     h = _combine(run_seed(seed), MILITARY_TAG)
-    for value in (hand, deck, disc, trump, still):
+    for value in (hand, deck, disc, trump):
         h = _combine(h, value)
     return h
 
@@ -101,7 +105,7 @@ class MirroredPolicy(LookaheadPolicy):
     deck orders of :func:`playout_seed` it plays what :func:`compiled_playouts` plays."""
 
     def military_stream(self, game, still: int) -> SplitMixStream:
-        return SplitMixStream(military_seed(self.seed, *military_stream_key(game, still)))
+        return SplitMixStream(military_seed(self.seed, *military_stream_key(game)))
 
 
 def option_code(label: tuple) -> int:

@@ -1957,6 +1957,8 @@ MILITARY_TAG = 0x6D696C6974617279  # "military": keeps Military's draws apart fr
 MILITARY_STAGES = (4, 8, 16)
 MILITARY_FLOOR = 0.05
 MILITARY_MARGIN = 2.0
+CEILING_STEPS = 60  # ternary steps maximising a concave statistic over [0, 1]: 1e-11 wide
+SLACK = 1e-7  # the ceiling must fall this far short: rounding never decides it
 MAX_FAMILY = 8  # the justification, the roots (at most 4) and ♥♠
 MAIN_MEMO, SCRATCH_MEMO = 0, 1  # which memo a playout's negative status came from
 
@@ -2095,6 +2097,21 @@ def _pool_for(counts, pool):
     return pool if counts >> 12 & 15 else 0
 
 
+@njit(cache=True, inline="always")
+def _in_main(hand, deck, disc, trump, counts, pool, main):
+    """Whether the roots' memo answers for restriction ``counts`` at a state, else the scratch
+    memo: one that draws, since the visit has stayed in its root's tree; one that draws
+    nothing where a root's search memoised the state (after Commerce or Politics within ♦♥♠,
+    say), its children memoised with it. The values are the same either way (exact), so
+    this saves solving again what a root solved, and changes no choice."""
+    if _draws_more(counts):
+        return True
+    if hand == 0 or _lone_last_card(hand, counts):
+        return False
+    table, _, meta, _, _ = _views(main)
+    return _known(hand, deck, disc, trump, counts, _pool_for(counts, pool), table, meta[BITS]) >= 0
+
+
 @njit(cache=True)
 def _family(justification, used, abil, roots, fixed, family):
     """The restrictions valued at a decision (``LookaheadPolicy._family``): the justification,
@@ -2154,7 +2171,8 @@ def _choose_option(
     best, best_value, best_counts = DEBATE, -1.0, justification
     for f in range(n):
         counts = family[f]
-        mem = main if _draws_more(counts) else scratch
+        in_main = _in_main(hand, deck, disc, trump, counts, pool, main)
+        mem = main if in_main else scratch
         _, _, meta, _, _ = _views(mem)
         # The state's value under a restriction is the best of its options' (bit for bit: the
         # same sums), one lookup: while it is no better than the best so far, no option left
@@ -2173,7 +2191,7 @@ def _choose_option(
             depth,
         )
         if ceiling < 0:
-            return np.int64(ceiling), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+            return np.int64(ceiling), MAIN_MEMO if in_main else SCRATCH_MEMO
         for option in range(COMMERCE + 1):
             if ceiling <= best_value + TIE:
                 break
@@ -2194,7 +2212,7 @@ def _choose_option(
             if status == UNUSABLE:
                 continue
             if status < 0:
-                return status, MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+                return status, MAIN_MEMO if in_main else SCRATCH_MEMO
             value = acc[still] if 0 <= still < WIDTH else 0.0
             if value > best_value + TIE:
                 best, best_value, best_counts = option, value, counts
@@ -2232,6 +2250,40 @@ def _spent(counts, option):
     return counts - (1 << 4)
 
 
+@njit(cache=True, inline="always")
+def _military_statistic(known, squares, count, x):
+    """The final test's statistic if every draw not yet sampled were worth ``x``."""
+    total = MILITARY_STAGES[-1]
+    rest = total - count
+    mean = (known + rest * x) / total
+    spread = max(0.0, squares + rest * x * x - total * mean * mean)
+    return mean - MILITARY_MARGIN * np.sqrt(spread / (total - 1) / total)
+
+
+@njit(cache=True)
+def _military_ceiling(values, count):
+    """The most the final test's statistic can reach whatever the draws not yet sampled are
+    worth (``military_ceiling``)."""
+    known = squares = 0.0
+    for k in range(count):
+        known += values[k]
+        squares += values[k] * values[k]
+    low, high = 0.0, 1.0
+    for _ in range(CEILING_STEPS):
+        a = low + (high - low) / 3
+        b = high - (high - low) / 3
+        if _military_statistic(known, squares, count, a) < _military_statistic(
+            known, squares, count, b
+        ):
+            low = a
+        else:
+            high = b
+    return max(
+        _military_statistic(known, squares, count, low),
+        _military_statistic(known, squares, count, 1.0),
+    )
+
+
 @njit(cache=True)
 def _military_pays(board, still, after, best_value, seed, scratch, deadline, lone, order, depth):
     """1 if Military now, then exact play with ``after``'s abilities, beats ``best_value`` by
@@ -2243,7 +2295,6 @@ def _military_pays(board, still, after, best_value, seed, scratch, deadline, lon
     h = _u_combine(h, deck)
     h = _u_combine(h, disc)
     h = _u_combine(h, trump)
-    h = _u_combine(h, still)
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = h
     copy = np.empty(8, dtype=np.int64)
@@ -2251,6 +2302,7 @@ def _military_pays(board, still, after, best_value, seed, scratch, deadline, lon
     count = 0
     draws = popcount(hand & 0xFF)
     mean = error = 0.0
+    stages_end = MILITARY_STAGES[-1]
     for stage in MILITARY_STAGES:
         while count < stage:
             copy[:] = board
@@ -2274,6 +2326,8 @@ def _military_pays(board, still, after, best_value, seed, scratch, deadline, lon
                 return np.int64(value)
             values[count] = value
             count += 1
+            if count < stages_end and _military_ceiling(values, count) < best_value + TIE - SLACK:
+                return 0  # no draws still to sample can make it pay: the same answer, sooner
         total = 0.0
         for k in range(count):
             total += values[k]
@@ -2323,7 +2377,8 @@ def _choose_answer(
         child_hand = hand & ~(np.int64(1) << answer)
         for f in range(n):
             counts = family[f]
-            mem = main if _draws_more(counts) else scratch
+            in_main = _in_main(child_hand, deck, child_disc, trump, counts, pool, main)
+            mem = main if in_main else scratch
             value = _worth(
                 still - won,
                 child_hand,
@@ -2338,7 +2393,7 @@ def _choose_answer(
                 depth,
             )
             if value < 0:
-                return np.int64(value), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+                return np.int64(value), MAIN_MEMO if in_main else SCRATCH_MEMO
             if value > best_value + TIE:
                 best, best_value, best_counts = answer, value, counts
     return best, best_counts
@@ -2443,7 +2498,8 @@ def _choose_discard(
         pair = pairs[p]
         for f in range(n):
             counts = family[f]
-            mem = main if _draws_more(counts) else scratch
+            in_main = _in_main(hand & ~pair, deck, disc | pair, trump, counts, pool, main)
+            mem = main if in_main else scratch
             value = _worth(
                 still,
                 hand & ~pair,
@@ -2458,7 +2514,7 @@ def _choose_discard(
                 depth,
             )
             if value < 0:
-                return np.int64(value), MAIN_MEMO if _draws_more(counts) else SCRATCH_MEMO
+                return np.int64(value), MAIN_MEMO if in_main else SCRATCH_MEMO
             if value > best_value + TIE:
                 best, best_value, best_counts = pair, value, counts
     return best, best_counts
@@ -2488,6 +2544,50 @@ def _use(board, option, order, rng, pair_choice):
         _draw(board, order, rng, 2)
 
 
+DECISIONS_A_PLAYOUT = 32  # slots of the batch's table of option decisions a playout (about
+# 10 decisions a playout: the table is never filled past its load, so a probe ends)
+
+
+@njit(cache=True, inline="always")
+def _decision_slots(count):
+    """The slots of a batch's table of option decisions: a power of two, 2**8 to 2**16."""
+    slots = 1 << 8
+    while slots < DECISIONS_A_PLAYOUT * count and slots < 1 << 16:
+        slots <<= 1
+    return slots
+
+
+@njit(cache=True, inline="always")
+def _board_rest(board):
+    return board[B_TRUMP] | board[B_ABIL] << 2 | board[B_POOL] << 18
+
+
+@njit(cache=True)
+def _recall(decisions, board, tail):
+    """The slot of the option decision at ``board`` (``tail``: the wins still needed, the
+    justification, the abilities used and whether the policy is fixed) in the batch's table
+    of decisions (a power of two slots): where it is kept, or the empty slot where it would go
+    (the table is never filled past :data:`LOAD`, so one is found)."""
+    rest = _board_rest(board)
+    h = _u_combine(np.uint64(board[B_HAND]), board[B_DECK])
+    h = _u_combine(h, board[B_DISC])
+    h = _u_combine(h, rest)
+    h = _u_combine(h, tail)
+    mask = decisions.shape[0] - 1
+    slot = np.int64(h >> np.uint64(64 - popcount(mask)))
+    while decisions[slot, 0] >= 0:
+        if (
+            decisions[slot, 0] == board[B_HAND]
+            and decisions[slot, 1] == board[B_DECK]
+            and decisions[slot, 2] == board[B_DISC]
+            and decisions[slot, 3] == rest
+            and decisions[slot, 4] == tail
+        ):
+            break
+        slot = (slot + 1) & mask
+    return slot
+
+
 @njit(cache=True)
 def _play(
     state,
@@ -2510,7 +2610,7 @@ def _play(
     status and which memo gave it. ``waiting``: a revealed card to answer first (-1: none);
     ``forced``: the first decision (an option, or the answer while waiting; -1: none), after
     which the justification is ``forced_just``."""
-    board, order, order2, family, acc, lone, pairs = work
+    board, order, order2, family, acc, lone, pairs, decisions, filled = work
     board[:6] = state
     board[B_WINS] = 0
     board[B_LEFT] = _shuffle_deck(board[B_DECK], rng, order)
@@ -2547,25 +2647,40 @@ def _play(
             forced = -1
             justification = forced_just
         else:
-            option, justification = _choose_option(
-                board,
-                still,
-                justification,
-                used,
-                roots,
-                fixed,
-                seed,
-                main,
-                scratch,
-                deadline,
-                family,
-                acc,
-                lone,
-                order2,
-                depth,
-            )
-            if option < 0:
-                return option, justification
+            # what decides the option (the batch's roots and seed aside), as LookaheadPolicy's
+            # own cache of decisions keys it
+            tail = (still + 64) | justification << 8 | used << 24 | (1 << 28 if fixed else 0)
+            slot = _recall(decisions, board, tail)
+            if decisions[slot, 0] >= 0:
+                option, justification = decisions[slot, 5], decisions[slot, 6]
+            else:
+                option, justification = _choose_option(
+                    board,
+                    still,
+                    justification,
+                    used,
+                    roots,
+                    fixed,
+                    seed,
+                    main,
+                    scratch,
+                    deadline,
+                    family,
+                    acc,
+                    lone,
+                    order2,
+                    depth,
+                )
+                if option < 0:
+                    return option, justification
+                if filled[0] < LOAD * decisions.shape[0]:
+                    decisions[slot, 0] = board[B_HAND]
+                    decisions[slot, 1] = board[B_DECK]
+                    decisions[slot, 2] = board[B_DISC]
+                    decisions[slot, 3] = _board_rest(board)
+                    decisions[slot, 4] = tail
+                    decisions[slot, 5], decisions[slot, 6] = option, justification
+                    filled[0] += 1
         if option == DEBATE:
             card = _next_card(board, order, rng)
             if card < 0:
@@ -2671,6 +2786,8 @@ def _play_batch(hand, deck, disc, trump, abil, pool, need, ints, main, scratch, 
         np.zeros(WIDTH),
         np.zeros(WIDTH),
         np.zeros(32 * 31 // 2, dtype=np.int64),
+        np.full((_decision_slots(ints[P_COUNT]), 7), -1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
     )
     state = np.array([hand, deck, disc, trump, abil, pool], dtype=np.int64)
     n_roots = 0

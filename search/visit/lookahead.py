@@ -15,7 +15,9 @@ play as if some were absent, so each solved restriction's exact chance is a lowe
   becomes the justification.
 - Military, where no such restriction holds it, is valued by a seeded sample of its draws, each
   continued by exact play with Diplomacy and Politics, and used only where the sample's mean
-  less two standard errors beats the best exact option.
+  less two standard errors beats the best exact option. The sampling stops as soon as no
+  draws still to sample could make it pay (:func:`military_ceiling`), with the answer the
+  last stage would give.
 
 Why never worse (for the exactly valued choices): if option a is best under restriction R, the
 justification's value here is at most R's value of a, and after a the policy is again at least
@@ -45,6 +47,9 @@ MILITARY_FLOOR = 0.05
 """The least standard error assumed when deciding from a stage that Military does not pay."""
 MILITARY_MARGIN = 2.0
 """Standard errors by which the sampled Military value must beat the best exact option."""
+MILITARY_SLACK = 1e-7
+"""How far below the best exact option the most the test could still reach must fall for the
+sampling to stop early (:func:`military_ceiling`): rounding never decides it."""
 SCRATCH_STATES = 2_000_000
 """States the scratch solver may hold between playouts before it is emptied."""
 SWAP = (HEARTS, SPADES)
@@ -69,9 +74,10 @@ def swap_state(state: tuple) -> tuple:
     return _with(state, restricted(state[4], SWAP))
 
 
-def military_stream_key(game: Playout, still: int) -> tuple:
-    """What seeds Military's sampled draws at a position: the same in every playout."""
-    return game.hand, game.deck, game.disc, game.trump, still
+def military_stream_key(game: Playout) -> tuple:
+    """What seeds Military's sampled draws at a position: the same in every playout, and for
+    every number of wins still needed (so that runs for other targets find them memoised)."""
+    return game.hand, game.deck, game.disc, game.trump
 
 
 def spent(abil: tuple, kind: str) -> tuple:
@@ -219,7 +225,7 @@ class LookaheadPolicy:
 
     def military_stream(self, game: Playout, still: int):
         """The seeded stream Military's sampled draws come from at this position."""
-        return Stream(self.seed, "military-lookahead", *military_stream_key(game, still))
+        return Stream(self.seed, "military-lookahead", *military_stream_key(game))
 
     def _military_pays(self, game: Playout, still: int, after: tuple, best_value: float) -> bool:
         """Whether Military now, followed by exact play with ``after``'s abilities, beats
@@ -234,6 +240,11 @@ class LookaheadPolicy:
                 )
                 copy.draw(military_draws(game.hand))
                 values.append(float(self.scratch.worth(still, *copy.state())))
+                if (
+                    len(values) < MILITARY_STAGES[-1]
+                    and military_ceiling(values) < best_value + TIE - MILITARY_SLACK
+                ):
+                    return False  # no draws still to sample can make it pay: the same answer
             mean = sum(values) / len(values)
             spread = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
             error = math.sqrt(spread / len(values))
@@ -279,6 +290,44 @@ class LookaheadPolicy:
                     best, best_value, best_counts = pair, value, counts
         self.justification = best_counts
         return best
+
+
+def military_ceiling(values: Sequence[float]) -> float:
+    """The most the Military test's final statistic (the mean less :data:`MILITARY_MARGIN`
+    standard errors over all the draws of the last stage) can reach, whatever the draws not
+    yet sampled are worth (each in [0, 1]), given the first ``values``.
+
+    For a given sum of the values to come the statistic is highest when they are equal (their
+    spread is least), and as a function of that common value ``x`` it is concave (a linear mean
+    less a norm of an affine map), so a ternary search over ``x`` finds its maximum; a
+    test that cannot reach ``best + TIE`` stops sampling with the answer the last stage would
+    give. The compiled policy computes the same (``kernel._military_ceiling``).
+
+    >>> military_ceiling([1.0] * 15) > 0.99
+    True
+    >>> military_ceiling([0.0] * 4) < 0.75
+    True
+    """
+    total = MILITARY_STAGES[-1]
+    count = len(values)
+    known = sum(values)
+    squares = sum(v * v for v in values)
+
+    def statistic(x: float) -> float:
+        rest = total - count
+        mean = (known + rest * x) / total
+        spread = max(0.0, squares + rest * x * x - total * mean * mean)
+        return mean - MILITARY_MARGIN * math.sqrt(spread / (total - 1) / total)
+
+    low, high = 0.0, 1.0
+    for _ in range(60):
+        a = low + (high - low) / 3
+        b = high - (high - low) / 3
+        if statistic(a) < statistic(b):
+            low = a
+        else:
+            high = b
+    return max(statistic(low), statistic(1.0))
 
 
 def play_lookahead(
