@@ -7,6 +7,7 @@ import json
 import math
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -16,6 +17,16 @@ from advisor import cli
 from search.game.cards import FULL_MASK, CardSet, Ruler, Suit
 from search.game.deal import Stream
 from search.game.rules import VisitState
+
+
+def pytest_configure(config) -> None:
+    """A run started in the background of a script (``cmd &``, ``nohup``) ignores Ctrl-C, and
+    every process it starts inherits that; the Ctrl-C tests send SIGINT to their processes as
+    a terminal would, so the run restores Python's own handler first (in each xdist worker
+    too). Without it those tests fail for the way the run was started, not for a bug."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 DATA = Path(__file__).resolve().parent / "data"
 """The reference values the tests compare with (see ``tests/data/README.md``)."""
