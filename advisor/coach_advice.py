@@ -26,7 +26,9 @@ from search.game import (
 from search.tours import (
     Column,
     advise_visit,
+    fewest_playouts_above,
     free_first,
+    leader_margin,
     rank_moves,
     score_best_action,
     visit_stake,
@@ -197,6 +199,9 @@ class Adviser:
         best = moves[0]
         free = next((m for m in moves if m.source is None), None)
 
+        fewest = fewest_playouts_above(moves)
+        margin = leader_margin(moves)
+
         def record(action) -> dict:
             played = next((m for m in moves if _action_of(m, visit) == action), None)
             return {
@@ -216,6 +221,13 @@ class Adviser:
                 "played_spends": played is not None and played.source is not None,
                 # the best free option's chance: what a supporter's point is weighed against
                 "free_chance": None if free is None else free.chance,
+                # the screen's headline, which the next screen is checked against (issue 38)
+                "position_chance": advice.chance.value,
+                # what the ranking rests on (issue 37): the leader's playouts, the fewest behind
+                # an estimate ranked above another, the leader's paired lead over the next
+                "playouts": best.playouts,
+                "fewest_playouts_above": fewest,
+                "leader_margin": None if margin is None else list(margin),
             }
 
         return Advised(view, move_tables.play_text(best), record)

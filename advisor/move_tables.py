@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from search.game import TourState, wins_debate
-from search.tours import Chance, Move, MoveAdvice
+from search.tours import Chance, Move, MoveAdvice, leader_margin
 
 from .notation import (
     card_str,
@@ -250,6 +250,19 @@ def _interval_text(interval: tuple[float, float] | None) -> str:
     return f"{math.floor(100 * low + 1e-9)}-{math.ceil(100 * high - 1e-9)}%"
 
 
+def _lead_text(first: Move, margin: tuple[float, float] | None) -> str:
+    """What an estimated leader rests on: its playouts and, where the runner-up was played on
+    the same deck orders, the 95% interval of its lead (issue 37)."""
+    text = f"The advice rests on {first.playouts} playouts"
+    if margin is None:
+        return text + "."
+    low, high = (100 * x for x in margin)
+    return (
+        text
+        + f"; it leads the next option by {low:+.1f} to {high:+.1f} percentage points (paired, 95%)."
+    )
+
+
 def coach_move_view(
     advice: MoveAdvice,
     moves: Sequence[Move],
@@ -307,6 +320,8 @@ def coach_move_view(
     parts.append(table)
     if len(moves) > rows:
         parts.append(Text(f"  ... and {len(moves) - rows} more: any legal play can be typed"))
+    if first.estimate and not first.proven:
+        parts.append(Text(_lead_text(first, leader_margin(moves))))
     legend = "* the advice: Enter plays it. loss: its chance less the option's."
     if any(m.source is not None for m in moves):
         legend += (

@@ -2,7 +2,10 @@
 on the coach): run ``emissary coach --seed S --time-limit T`` as a real process with Enter at
 every prompt, then print its exit code, its wall time, the step times the coach reports
 against ``T`` + 10%, the peak resident memory of the coach or any of its workers, and how
-often the coach refused its own default (0 in a sound run).
+often the coach refused its own default (0 in a sound run); from the session file, the
+supporters spent and their expected gain in points, the next screens after a play that reveals
+no card against the chance proven for it (issue 38), and the fewest playouts behind an estimate
+ranked above another option, step by step (issue 37).
 
     python examples/coach_follow.py --seed 11 --time-limit 2
 
@@ -84,6 +87,8 @@ def main() -> None:
     )
     print(f"defaults the coach refused (the same prompt again after Enter): {refused}")
     print(supporters_line(session))
+    print(next_screen_line(session))
+    print(playouts_line(session))
     final = re.findall(r"Review: [^\n]*", run.stdout)
     print(final[-1] if final else "no review printed")
     print(f"transcript: {transcript}")
@@ -93,11 +98,8 @@ def supporters_line(session: Path) -> str:
     """How many supporters the followed advice spent, and how many of them for less than the
     point each costs: the chance gained over the best free option times the visit's stake
     (issue 38)."""
-    from advisor.session import SessionError, load
-
-    try:
-        events = load(session).events
-    except (OSError, SessionError):
+    events = _events(session)
+    if events is None:
         return "supporters: the session file could not be read"
     gains = []
     for event in events:
@@ -110,6 +112,73 @@ def supporters_line(session: Path) -> str:
     return (
         f"supporters spent on the advice: {len(gains)} (expected gain in points: {shown}); "
         f"for under 1 expected point: {cheap}"
+    )
+
+
+DETERMINED = ("answer", "discard")
+"""Plays whose outcome the cards do not change (the answer settles the waiting debate; a
+discard reveals nothing); Diplomacy and Politics too (see :func:`_determined`)."""
+
+
+def _determined(action: dict) -> bool:
+    """Whether a play reveals no card, so that the position after it is known in advance."""
+    kind = action.get("kind")
+    return kind in DETERMINED or (kind == "ability" and action.get("suit") in ("H", "S"))
+
+
+def _events(session: Path) -> list[dict] | None:
+    from advisor.session import SessionError, load
+
+    try:
+        return load(session).events
+    except (OSError, SessionError):
+        return None
+
+
+def next_screen_line(session: Path) -> str:
+    """Issue 38: after a play that reveals no card, whose chance the screen proved (exact, or
+    shown at its proven floor), the next screen's chance is never below it."""
+    events = _events(session)
+    if events is None:
+        return "next screens: the session file could not be read"
+    checked = below = 0
+    for before, after in itertools.pairwise(events):
+        if before.get("type") != "action" or after.get("type") != "action":
+            continue
+        advice, following = before.get("advice") or {}, after.get("advice") or {}
+        played, shown = advice.get("played"), following.get("position_chance")
+        interval = advice.get("played_interval")
+        proven = interval is None or interval == [played, 1.0]
+        if not _determined(before["action"]) or played is None or shown is None or not proven:
+            continue
+        checked += 1
+        below += shown < played - 1e-9
+    return (
+        f"next screens after a proven play that reveals no card: {checked}; "
+        f"below the chance proven for it: {below}"
+    )
+
+
+def playouts_line(session: Path) -> str:
+    """Issue 37: the fewest playouts behind an estimate ranked above another option, per
+    estimated step, and the leader's paired lead where it has one."""
+    events = _events(session)
+    if events is None:
+        return "playouts: the session file could not be read"
+    steps = [e["advice"] for e in events if e.get("type") == "action" and e.get("advice")]
+    fewest = [a["fewest_playouts_above"] for a in steps if a.get("fewest_playouts_above")]
+    margins = [a["leader_margin"] for a in steps if a.get("leader_margin")]
+    if not fewest:
+        return f"steps ranked on estimates: 0 of {len(steps)}"
+    thin = sum(count < 100 for count in fewest)
+    listed = " ".join(str(count) for count in fewest)
+    low = min(m[0] for m in margins) if margins else None
+    lead = "" if low is None else f"; the lowest paired lead's low end {100 * low:+.1f} points"
+    return (
+        f"steps ranked on estimates: {len(fewest)} of {len(steps)}; fewest playouts behind an "
+        f"estimate ranked above another: per step min {min(fewest)}, median "
+        f"{sorted(fewest)[len(fewest) // 2]}; steps under 100: {thin}; leaders with a paired "
+        f"interval: {len(margins)}{lead}\nfewest playouts per estimated step: {listed}"
     )
 
 

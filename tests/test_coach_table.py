@@ -884,3 +884,31 @@ def test_a_coached_tour_with_deliberate_deviations_prices_each_of_them(tmp_path:
     assert all(d["cost"] > 0 and not d["noise"] for d in deviated), deviated
     assert followed and all(d["cost"] == 0.0 for d in followed)
     assert data["summary"]["matched_share"] == pytest.approx(len(followed) / len(decisions))
+
+
+def test_the_advice_reports_what_its_ranking_rests_on() -> None:
+    """Issue 37: the coach records the fewest playouts behind an estimate ranked above another
+    option (proven rows and the last row excluded) and the leader's paired lead over the
+    runner-up, the runner-up's paired interval (this - first) turned around."""
+    from search.tours.moves import Move, fewest_playouts_above, leader_margin
+    from search.visit import Option
+
+    leader = Move(
+        Option("debate"), 0.9, 0.0, interval=(0.85, 0.94), versus_best=(0.0, 0.0), playouts=400
+    )
+    second = Move(
+        Option("ability", suit=Suit.HEARTS),
+        0.8,
+        0.1,
+        interval=(0.74, 0.85),
+        versus_best=(-0.15, -0.05),
+        playouts=150,
+    )
+    floor = Move(Option("ability", suit=Suit.SPADES), 0.5, 0.4, interval=(0.5, 1.0), proven=True)
+    last = Move(Option("ability", suit=Suit.CLUBS), 0.1, 0.8, interval=(0.0, 0.3), playouts=3)
+    assert fewest_playouts_above([leader, second, floor, last]) == 150
+    assert fewest_playouts_above([floor, last]) is None
+    low, high = leader_margin([leader, second, floor])
+    assert (low, high) == pytest.approx((0.05, 0.15))
+    assert leader_margin([second, leader]) is None  # the first row is not the paired leader
+    assert leader_margin([leader]) is None

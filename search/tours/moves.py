@@ -141,6 +141,7 @@ class Move:
     interval: tuple[float, float] | None = None  # the 95% interval of an estimated chance
     versus_best: tuple[float, float] | None = None  # estimates: 95% interval of (this - first)
     proven: bool = False  # chance is a proven lower bound (a restriction's exact chance after it)
+    playouts: int = 0  # estimates: the playouts behind the chance (paired: the same deck orders)
 
     @property
     def estimate(self) -> bool:
@@ -215,7 +216,7 @@ def _rank_exactly(position: Position, budget: Budget) -> tuple[list, Chance, tup
     except BudgetExceeded:
         solver.reset()  # give its memory to the estimates
         raise
-    ranked = [(option, chance, None, None, False) for option, chance in result.options]
+    ranked = [(option, chance, None, None, False, 0) for option, chance in result.options]
     return ranked, Chance.of(result), result.distribution
 
 
@@ -232,7 +233,7 @@ def _rank_by_estimates(position: Position, budget: Budget) -> tuple[list, Chance
     estimated = [(option, _floored(r)) for option, r in _estimate_leaders(position, left, budget)]
     best = _paired_leader([r for _, r in estimated])
     ranked = [
-        (option, r.chance, r.interval, _shown_versus(r, best), _proven(r))
+        (option, r.chance, r.interval, _shown_versus(r, best), _proven(r), r.playouts)
         for option, r in estimated
     ]
     chance = replace(Chance.of(best), floor=max(bound, best.bound))
@@ -246,9 +247,14 @@ def _moves(
     """The moves of the ranked options: each ability lent by its Jack or a supporter, Politics
     once per kingdom it can swap with."""
     moves: list[Move] = []
-    for option, value, interval, versus, proven in ranked:
+    for option, value, interval, versus, proven, playouts in ranked:
         loss = chance.value - value
-        common = {"interval": interval, "versus_best": versus, "proven": proven}
+        common = {
+            "interval": interval,
+            "versus_best": versus,
+            "proven": proven,
+            "playouts": playouts,
+        }
         if option.kind != "ability":
             moves.append(Move(option, value, loss, **common))
             continue
@@ -259,6 +265,23 @@ def _moves(
         for target in _swaps(tour, kingdom, option.new_trump):
             moves.append(Move(option, value, loss, source, target, **common))
     return moves
+
+
+def fewest_playouts_above(moves: Sequence[Move]) -> int | None:
+    """The fewest playouts behind an estimate ranked above another option (issue 37: at least
+    :data:`~search.tours.advice.MIN_PLAYOUTS`, since thinner ones rank at their proven floor);
+    None where no estimate ranks above another."""
+    counts = [m.playouts for m in moves[:-1] if m.estimate and not m.proven]
+    return min(counts, default=None)
+
+
+def leader_margin(moves: Sequence[Move]) -> tuple[float, float] | None:
+    """The 95% interval of (first option's chance - second's) on the same deck orders, where
+    both are estimates of the ranking's paired leader and the runner-up; None otherwise."""
+    if len(moves) < 2 or moves[0].versus_best != (0.0, 0.0) or moves[1].versus_best is None:
+        return None
+    low, high = moves[1].versus_best
+    return (-high, -low)
 
 
 def _one_legal_answer(position: Position) -> bool:
