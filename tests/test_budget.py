@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -277,3 +278,59 @@ def test_a_memory_cap_too_small_to_start_a_search_is_one_line(monkeypatch) -> No
         "emissary: error: Invalid value for EMISSARY_MAX_MEMORY: at least 16M: a search's first "
         "tables take a few MiB\n"
     )
+
+
+# --- the kernel's poll: libc's clock and the signal pipe, or object mode ------------------------
+
+
+def test_the_kernel_reads_the_clock_and_the_signal_pipe_as_python_does() -> None:
+    """Issue 37 (e): the kernel reads the clock ``time.perf_counter`` reads (Linux's monotonic
+    clock) and the wakeup pipe's bytes by libc calls, without numba's object mode."""
+    from numba import njit
+
+    from search.infra import kernel_polls_natively, monotonic_seconds, read_byte
+
+    @njit
+    def clock() -> float:
+        return monotonic_seconds()
+
+    @njit
+    def drain(fd: int) -> list:
+        got = [read_byte(fd)]
+        while got[-1] >= 0:
+            got.append(read_byte(fd))
+        return got
+
+    assert kernel_polls_natively()
+    before = time.perf_counter()
+    native = clock()
+    after = time.perf_counter()
+    assert before <= native <= after
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    try:
+        os.write(write, bytes([signal.SIGINT, 17, 255]))
+        assert list(drain(read)) == [int(signal.SIGINT), 17, 255, -1]
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+def test_a_replaced_clock_is_the_one_the_kernel_reads(monkeypatch) -> None:
+    """The slow-clock test replaces ``time.perf_counter``; the kernel then reads that clock (in
+    object mode), not libc's: a clock running 1,000 s ahead stops a search at the kernel's
+    first poll, although its deadline is 100 s off by the real clock. The memo starts large
+    enough (2**21 slots) that no growth, which reads the clock in Python, comes first: the
+    search stops with a few of its states, not at the first doubling (about 1.26 M)."""
+    from search.infra import TimeLimitExceeded, kernel_polls_natively
+    from search.visit.budget import clock_stops
+
+    _, state = big_state()
+    real = time.perf_counter
+    deadline = real() + 100.0
+    monkeypatch.setattr(time, "perf_counter", lambda: real() + 1000.0)
+    assert not kernel_polls_natively()
+    solver = FastKingdomSolver(initial_bits=21)
+    with clock_stops(deadline, solver), pytest.raises(TimeLimitExceeded):
+        solver.decide(*state)
+    assert solver.state_count() < 100_000

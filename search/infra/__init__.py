@@ -10,6 +10,7 @@ from .budget import (
     WorkLimitExceeded,
     guard_interrupts,
     interrupt_pending,
+    kernel_polls_natively,
     kernel_running,
     memory_limit,
     parse_bytes,
@@ -17,6 +18,7 @@ from .budget import (
     reserve,
     reserved_memory,
     set_memory_limit,
+    wakeup_fd,
 )
 from .files import (
     CannotCreateError,
@@ -34,7 +36,7 @@ from .stats import mean_interval, wilson_interval
 from .workers import WorkerDied, fork_map, process_pool
 
 # Loaded on first use: these modules import numba, which takes most of a second, or numpy.
-_JIT = {"lowbit_index", "pointer", "popcount", "prefetch"}
+_JIT = {"lowbit_index", "monotonic_seconds", "pointer", "popcount", "prefetch", "read_byte"}
 _RECYCLE = {"POOL", "ArrayPool"}
 
 
@@ -66,11 +68,13 @@ __all__ = [
     "fsync_directory",
     "guard_interrupts",
     "interrupt_pending",
+    "kernel_polls_natively",
     "kernel_running",
     "leftover_temp_files",
     "lowbit_index",
     "mean_interval",
     "memory_limit",
+    "monotonic_seconds",
     "needs_compile",
     "parse_bytes",
     "pointer",
@@ -78,12 +82,14 @@ __all__ = [
     "prefetch",
     "process_pool",
     "read_arrays",
+    "read_byte",
     "read_json",
     "release",
     "reserve",
     "reserved_memory",
     "set_memory_limit",
     "temp_files_of",
+    "wakeup_fd",
     "wilson_interval",
     "write_atomically",
     "write_temp",

@@ -14,8 +14,11 @@ K/M/G suffix) when set, else :data:`DEFAULT_MEMORY_LIMIT`; :func:`set_memory_lim
 A compiled kernel cannot be interrupted by Python's default SIGINT handler (the exception
 would be raised inside the kernel's clock read, which numba turns into a SystemError).
 :func:`guard_interrupts` installs a handler that, while :func:`kernel_running`, only marks
-the interrupt pending; the kernel polls :func:`interrupt_pending` with its clock, unwinds,
-and ``KeyboardInterrupt`` is raised once it is out.
+the interrupt pending; the kernel polls for it with its clock, unwinds, and
+``KeyboardInterrupt`` is raised once it is out. Where :func:`kernel_polls_natively`, the kernel
+reads the clock and the signals the C handler wrote to the wakeup pipe (:func:`wakeup_fd`) by
+libc calls; else (a replaced ``time.perf_counter``, as the slow-clock test runs) through numba's
+object mode and :func:`interrupt_pending`.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import _signal
 import os
 import signal
 import threading
+import time
 
 DEFAULT_MEMORY_LIMIT = 3 << 29  # 1.5 GiB: memos stay well under the 2 GB a command may use
 _SUFFIXES = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -189,6 +193,18 @@ class _KernelRunning:
                 raise KeyboardInterrupt
 
 
+def kernel_polls_natively() -> bool:
+    """Whether a kernel may read the clock and the wakeup pipe itself: ``time.perf_counter``
+    is libc's monotonic clock (Linux) and has not been replaced (tests replace it with a
+    faster one, which only object mode sees)."""
+    return _NATIVE_CLOCK and time.perf_counter is _PERF_COUNTER
+
+
+def wakeup_fd() -> int:
+    """The read end of the pipe the C signal handler writes signal numbers to, or -1."""
+    return _wakeup["read"]
+
+
 def kernel_running() -> _KernelRunning:
     """The context of a kernel call (see :class:`_KernelRunning`)."""
     return _KERNEL_RUNNING
@@ -197,4 +213,8 @@ def kernel_running() -> _KernelRunning:
 _previous = None
 _kernel = {"depth": 0, "pending": False}
 _wakeup = {"read": -1}
+_PERF_COUNTER = time.perf_counter
+_NATIVE_CLOCK = time.get_clock_info("perf_counter").implementation == (
+    "clock_gettime(CLOCK_MONOTONIC)"
+)
 _KERNEL_RUNNING = _KernelRunning()

@@ -1,4 +1,5 @@
-"""Compiled helpers both visit kernels use: one machine instruction each (numba intrinsics).
+"""Compiled helpers the kernels use: one machine instruction or one libc call each (numba
+intrinsics).
 
 Importing this module imports numba; :mod:`search.infra` loads it only when one of its
 names is asked for, so commands that never search start quickly.
@@ -10,6 +11,9 @@ from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+CLOCK_MONOTONIC = 1
+"""Linux's id of the monotonic clock (``time.CLOCK_MONOTONIC``), the one ``perf_counter`` reads."""
 
 
 @intrinsic
@@ -65,3 +69,48 @@ def prefetch(typingctx, address):
         return context.get_dummy_value()
 
     return types.void(address), codegen
+
+
+@intrinsic
+def monotonic_seconds(typingctx):
+    """The monotonic clock in seconds, read by libc's ``clock_gettime(CLOCK_MONOTONIC)``: on
+    Linux the clock ``time.perf_counter()`` reads, without a trip through the interpreter
+    (numba's object mode costs about 50 ms the first time in a process)."""
+
+    def codegen(context, builder, signature, args):
+        i32, i64, double = ir.IntType(32), ir.IntType(64), ir.DoubleType()
+        timespec = cgutils.alloca_once(builder, ir.ArrayType(i64, 2))  # tv_sec, tv_nsec
+        fnty = ir.FunctionType(i32, [i32, cgutils.voidptr_t])
+        clock_gettime = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
+        monotonic = ir.Constant(i32, CLOCK_MONOTONIC)
+        builder.call(clock_gettime, [monotonic, builder.bitcast(timespec, cgutils.voidptr_t)])
+        zero = ir.Constant(i32, 0)
+        seconds = builder.load(builder.gep(timespec, [zero, zero]))
+        nanoseconds = builder.load(builder.gep(timespec, [zero, ir.Constant(i32, 1)]))
+        fraction = builder.fmul(builder.sitofp(nanoseconds, double), ir.Constant(double, 1e-9))
+        return builder.fadd(builder.sitofp(seconds, double), fraction)
+
+    return types.float64(), codegen
+
+
+@intrinsic
+def read_byte(typingctx, fd):
+    """One byte read from file descriptor ``fd`` by libc's ``read`` (0..255), or -1 if none
+    was there (an empty non-blocking pipe, end of file, an error)."""
+    if not isinstance(fd, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i8, i32, i64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
+        byte = cgutils.alloca_once(builder, i8)
+        fnty = ir.FunctionType(i64, [i32, cgutils.voidptr_t, i64])
+        read = cgutils.get_or_insert_function(builder.module, fnty, "read")
+        descriptor = builder.trunc(args[0], i32)
+        count = builder.call(
+            read, [descriptor, builder.bitcast(byte, cgutils.voidptr_t), ir.Constant(i64, 1)]
+        )
+        value = builder.zext(builder.load(byte), i64)
+        got = builder.icmp_signed("==", count, ir.Constant(i64, 1))
+        return builder.select(got, value, ir.Constant(i64, -1))
+
+    return types.int64(fd), codegen

@@ -42,7 +42,8 @@ returned beside it (deck size, number of draws, or 1). Children push above.
 Growth and limits. When the table, arena, stack or depth runs out, the kernel
 unwinds with a negative status; the wrapper grows what ran out and calls again.
 Finished states stay memoised, so the retry only re-walks the interrupted path.
-Every ``CLOCK_EVERY`` lookups the kernel reads the clock (``numba.objmode``)
+Every ``CLOCK_EVERY`` lookups the kernel reads the clock and the signal pipe (by libc calls,
+:mod:`search.infra.jit`; through ``numba.objmode`` where a test replaced the clock)
 and unwinds past the solver's deadline, or after a Ctrl-C; the wrapper then raises
 :class:`~search.infra.TimeLimitExceeded` or ``KeyboardInterrupt``. The arrays count
 against the process's memory cap (:mod:`search.infra.budget`): a growth past it raises
@@ -82,6 +83,7 @@ case against :mod:`search.game.rulebook` in ``tests/test_rulebook.py``.
 
 from __future__ import annotations
 
+import signal
 import time
 import weakref
 from itertools import combinations
@@ -98,13 +100,17 @@ from ..infra import (
     WorkLimitExceeded,
     guard_interrupts,
     interrupt_pending,
+    kernel_polls_natively,
     kernel_running,
     lowbit_index,
+    monotonic_seconds,
     pointer,
     popcount,
     prefetch,
+    read_byte,
     release,
     reserve,
+    wakeup_fd,
 )
 from .reference import MAX_NEED, TIE, KingdomSolver
 
@@ -127,6 +133,7 @@ TOO_DEEP = -4  # scratch depth exhausted: grow it
 INTERRUPTED = -5  # Ctrl-C came: raise KeyboardInterrupt
 DIST_FULL = -6  # distribution table or arena full: grow both
 UNUSABLE = -7  # (not a status) an option that cannot be taken at this node
+SIGINT = int(signal.SIGINT)
 
 # Fields of the meta array shared by the wrapper and the kernel.
 (
@@ -144,8 +151,10 @@ UNUSABLE = -7  # (not a status) an option that cannot be taken at this node
     DFREE,
     PREFETCH_FROM,
     PROBES,
-) = range(14)
-META_SIZE = 14
+    NATIVE_POLL,
+    WAKEUP_FD,
+) = range(16)
+META_SIZE = 16
 
 # Options in the reference's order (``KingdomSolver.options``); Politics to suit s is
 # option POLITICS + s.
@@ -747,6 +756,22 @@ def _push_option(option, hand, deck, disc, trump, abil, pool, merge, keep, stack
 # --- the game tree ------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def _sigint_in_pipe(fd):
+    """Whether the signals the C handler wrote to the wakeup pipe since the last poll include
+    SIGINT (:func:`search.infra.budget.guard_interrupts`); the pipe is emptied, as
+    :func:`~search.infra.budget.interrupt_pending` empties it."""
+    found = False
+    if fd >= 0:
+        while True:
+            byte = read_byte(fd)
+            if byte < 0:
+                break
+            if byte == SIGINT:
+                found = True
+    return found
+
+
 @njit(cache=True)
 def _poll(meta, deadline):
     """Every ``CLOCK_EVERY`` lookups: TIMEOUT past the deadline or past the work limit
@@ -755,9 +780,13 @@ def _poll(meta, deadline):
     meta[NEXT_CLOCK] = meta[LOOKUPS] + CLOCK_EVERY
     if meta[WORK_LIMIT] > 0 and meta[LOOKUPS] >= meta[WORK_LIMIT]:
         return TIMEOUT
-    with numba.objmode(now="float64", stop="boolean"):  # the first in a process takes ~70 ms
-        now = time.perf_counter()
-        stop = interrupt_pending()
+    if meta[NATIVE_POLL]:  # libc's clock and the wakeup pipe, read here
+        now = monotonic_seconds()
+        stop = _sigint_in_pipe(meta[WAKEUP_FD])
+    else:  # a replaced clock (tests): object mode, ~50 ms the first time in a process
+        with numba.objmode(now="float64", stop="boolean"):
+            now = time.perf_counter()
+            stop = interrupt_pending()
     if stop:
         return INTERRUPTED
     if deadline > 0.0 and now > deadline:
@@ -1442,6 +1471,16 @@ def _give_back(held: list, arrays: list) -> None:
     arrays.clear()
 
 
+def _armed(meta: np.ndarray, deadline: float | None) -> float:
+    """``deadline`` as a kernel takes it (-1.0: none), with how the kernel polls noted in
+    ``meta``: natively (libc's clock, the wakeup pipe) where it may, else in object mode."""
+    if wakeup_fd() < 0:
+        guard_interrupts()  # the pipe the kernel reads Ctrl-C from, made before it starts
+    meta[NATIVE_POLL] = kernel_polls_natively()
+    meta[WAKEUP_FD] = wakeup_fd()
+    return -1.0 if deadline is None else deadline
+
+
 class FastKingdomSolver(KingdomSolver):
     """KingdomSolver whose float vector values come from the compiled kernel.
 
@@ -1525,6 +1564,10 @@ class FastKingdomSolver(KingdomSolver):
         (:data:`PREFETCH_BITS` to start; 64 never): a speed setting, for benchmarks."""
         self._meta[PREFETCH_FROM] = bits
 
+    def _kernel_deadline(self) -> float:
+        """The deadline as the kernel takes it, its polling noted (:func:`_armed`)."""
+        return _armed(self._meta, self.deadline)
+
     def limit_work(self, lookups: int | None) -> None:
         """Stop the searches that follow (TimeLimitExceeded) once they have made about
         ``lookups`` more lookups (checked every ``CLOCK_EVERY``), whatever the clock says; None
@@ -1544,7 +1587,7 @@ class FastKingdomSolver(KingdomSolver):
         packed_abil, packed_pool = pack_abilities(
             abil, pool
         )  # trump goes in as an int: a Suit would
-        deadline = -1.0 if self.deadline is None else self.deadline  # compile a second kernel
+        deadline = self._kernel_deadline()  # a float always: None would compile a second kernel
         before = int(self._meta[EXPANSIONS])
         try:
             with kernel_running():
@@ -1582,7 +1625,7 @@ class FastKingdomSolver(KingdomSolver):
         if not hand:
             return (self.one,)
         packed_abil, packed_pool = pack_abilities(abil, pool)
-        deadline = -1.0 if self.deadline is None else self.deadline
+        deadline = self._kernel_deadline()
         with kernel_running():
             while True:
                 self._meta[TOP] = 0
@@ -1619,7 +1662,7 @@ class FastKingdomSolver(KingdomSolver):
         if self.exact or not self.canonical:
             return super().option_values(hand, deck, disc, trump, abil, pool, kinds)
         packed_abil, packed_pool = pack_abilities(abil, pool)
-        deadline = -1.0 if self.deadline is None else self.deadline
+        deadline = self._kernel_deadline()
         acc = self._acc
         result = []
         with kernel_running():
@@ -1670,7 +1713,7 @@ class FastKingdomSolver(KingdomSolver):
         ``ints``."""
         hand, deck, disc, trump, abil, pool = state
         packed_abil, packed_pool = pack_abilities(abil, pool)
-        deadline = -1.0 if self.deadline is None else self.deadline
+        deadline = self._kernel_deadline()
         solvers = (self, scratch)
         emptied_at = -1  # the playout under way when the scratch memo was last emptied
         with kernel_running():
@@ -1851,6 +1894,10 @@ class CertaintyMemo:
         """How many states the memo holds."""
         return int(self._meta[ROWS])
 
+    def _kernel_deadline(self) -> float:
+        """The deadline as the kernel takes it, its polling noted (:func:`_armed`)."""
+        return _armed(self._meta, self.deadline)
+
     def limit_work(self, lookups: int | None) -> None:
         """Stop the searches that follow once they have made about ``lookups`` more lookups
         (WorkLimitExceeded); None lifts the limit."""
@@ -1863,7 +1910,7 @@ class CertaintyMemo:
         trump, ability counts, Politics pool) hits for sure, or can hit, in this mode."""
         hand, deck, disc, trump, abil, pool = state
         packed_abil, packed_pool = pack_abilities(abil, pool)
-        deadline = -1.0 if self.deadline is None else self.deadline
+        deadline = self._kernel_deadline()
         with kernel_running():
             while True:
                 self._meta[TOP] = 0
