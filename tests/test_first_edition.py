@@ -436,6 +436,26 @@ def test_kernel_stops_at_its_deadline() -> None:
     assert 0.0 < solver.solve(mask, 0, (0, 0, 1, 0), 4).cost < 4.0
 
 
+def test_kernel_reads_a_replaced_clock(monkeypatch) -> None:
+    """The kernel reads libc's clock, or, where a test replaced ``time.perf_counter``, that
+    clock (object mode): one running 1,000 s ahead stops at the first read a search whose
+    deadline is 100 s off by the real clock (libc's clock would let it run on)."""
+    import time
+
+    from search.firstedition.kernel import FastFirstEditionSolver
+    from search.visit import clock_stops
+    from search.visit.reference import TimeLimitExceeded
+
+    mask = CardSet.parse("AC 6C 3H 8H 2D 5D 4S 7S").mask
+    real = time.perf_counter
+    deadline = real() + 100.0
+    monkeypatch.setattr(time, "perf_counter", lambda: real() + 1000.0)
+    solver = FastFirstEditionSolver()
+    with pytest.raises(TimeLimitExceeded), clock_stops(deadline, solver):
+        solver.solve(mask, 0, (1, 1, 1, 1), 4)
+    assert solver.states < 100_000  # of 5.2 M: stopped at the first read (libc: it finishes)
+
+
 # --- the advisor (search/firsteditionplay.py) -------------------------------------------
 
 

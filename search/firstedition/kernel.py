@@ -37,10 +37,14 @@ from ..infra import (
     TimeLimitExceeded,
     guard_interrupts,
     interrupt_pending,
+    kernel_polls_natively,
     kernel_running,
+    monotonic_seconds,
     popcount,
     release,
     reserve,
+    sigint_in_pipe,
+    wakeup_fd,
 )
 from .reference import EPS, OFFSET, WIDTH, FirstEditionSolver, VisitCost
 
@@ -48,7 +52,8 @@ CLOCK_EVERY = 4096  # new states between reads of the clock
 SPADES = 3
 POST_DRAW = np.int64(1) << 53  # key flag: Commerce has drawn, the discard is next
 NEED_SHIFT = 54  # miss keys: need + 8 above the state key
-STATES, ROWS, STATUS, NEXT_CLOCK, USED = range(5)
+STATES, ROWS, STATUS, NEXT_CLOCK, USED, NATIVE_POLL, WAKEUP_FD = range(7)
+META_SIZE = 7
 UNSOLVED = 2  # meta[STATUS]: the miss walk met a state whose value was not solved (a bug)
 INTERRUPTED = 3  # meta[STATUS]: Ctrl-C came (search.infra.budget.guard_interrupts)
 GROW = -2  # status: the memo is full; the wrapper grows it and calls again
@@ -233,9 +238,13 @@ def _late(meta, deadline):
     if meta[STATES] < meta[NEXT_CLOCK]:
         return False
     meta[NEXT_CLOCK] = meta[STATES] + CLOCK_EVERY
-    with numba.objmode(now="float64", stop="boolean"):
-        now = time.perf_counter()
-        stop = interrupt_pending()
+    if meta[NATIVE_POLL]:  # libc's clock and the wakeup pipe (search.infra.jit)
+        now = monotonic_seconds()
+        stop = sigint_in_pipe(meta[WAKEUP_FD])
+    else:  # a replaced clock (tests): object mode
+        with numba.objmode(now="float64", stop="boolean"):
+            now = time.perf_counter()
+            stop = interrupt_pending()
     if stop:
         meta[STATUS] = INTERRUPTED
         return True
@@ -665,6 +674,8 @@ class FastFirstEditionSolver(FirstEditionSolver):
     def value(self, hand: int, deck: int, trump: int, abil: tuple) -> tuple:
         deadline = self.deadline or 0.0
         memo = self._values
+        memo.meta[NATIVE_POLL] = kernel_polls_natively()  # else object mode reads the clock
+        memo.meta[WAKEUP_FD] = wakeup_fd()
         with kernel_running():
             while True:
                 row = _node(
@@ -740,7 +751,7 @@ class _Memo:
         self.table = np.full((slots, 2), -1, np.int64)
         self.vals = np.zeros((slots, WIDTH))
         self.vals[: len(first_rows)] = first_rows
-        self.meta = np.zeros(5, np.int64)
+        self.meta = np.zeros(META_SIZE, np.int64)
         self.meta[ROWS] = len(first_rows)
         self.meta[NEXT_CLOCK] = CLOCK_EVERY
         self._held = [self.table.nbytes + self.vals.nbytes]  # counted against the memory cap

@@ -36,7 +36,7 @@ from .stats import mean_interval, wilson_interval
 from .workers import WorkerDied, fork_map, process_pool
 
 # Loaded on first use: these modules import numba, which takes most of a second, or numpy.
-_JIT = {"lowbit_index", "monotonic_seconds", "pointer", "popcount", "prefetch", "read_byte"}
+_JIT = {"lowbit_index", "monotonic_seconds", "pointer", "popcount", "prefetch", "sigint_in_pipe"}
 _RECYCLE = {"POOL", "ArrayPool"}
 
 
@@ -82,12 +82,12 @@ __all__ = [
     "prefetch",
     "process_pool",
     "read_arrays",
-    "read_byte",
     "read_json",
     "release",
     "reserve",
     "reserved_memory",
     "set_memory_limit",
+    "sigint_in_pipe",
     "temp_files_of",
     "wakeup_fd",
     "wilson_interval",

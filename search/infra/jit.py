@@ -1,4 +1,4 @@
-"""Compiled helpers the kernels use: one machine instruction or one libc call each (numba
+"""Compiled helpers the kernels use: a machine instruction or a libc call or two each (numba
 intrinsics).
 
 Importing this module imports numba; :mod:`search.infra` loads it only when one of its
@@ -7,12 +7,15 @@ names is asked for, so commands that never search start quickly.
 
 from __future__ import annotations
 
+import signal
+
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 CLOCK_MONOTONIC = 1
+SIGINT = int(signal.SIGINT)
 """Linux's id of the monotonic clock (``time.CLOCK_MONOTONIC``), the one ``perf_counter`` reads."""
 
 
@@ -94,23 +97,33 @@ def monotonic_seconds(typingctx):
 
 
 @intrinsic
-def read_byte(typingctx, fd):
-    """One byte read from file descriptor ``fd`` by libc's ``read`` (0..255), or -1 if none
-    was there (an empty non-blocking pipe, end of file, an error)."""
+def sigint_in_pipe(typingctx, fd):
+    """Whether the bytes waiting in the non-blocking pipe ``fd`` (signal numbers, written by
+    the C signal handler: :func:`search.infra.budget.guard_interrupts`) include SIGINT; it
+    reads them all with libc's ``read``, a byte at a time, as ``interrupt_pending`` does in
+    Python. False for ``fd`` < 0."""
     if not isinstance(fd, types.Integer):
         return None
 
     def codegen(context, builder, signature, args):
-        i8, i32, i64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
+        i1, i8, i32, i64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
         byte = cgutils.alloca_once(builder, i8)
+        found = cgutils.alloca_once_value(builder, ir.Constant(i1, 0))
         fnty = ir.FunctionType(i64, [i32, cgutils.voidptr_t, i64])
         read = cgutils.get_or_insert_function(builder.module, fnty, "read")
+        drain = builder.append_basic_block("drain")
+        drained = builder.append_basic_block("drained")
+        open_pipe = builder.icmp_signed(">=", args[0], ir.Constant(args[0].type, 0))
+        builder.cbranch(open_pipe, drain, drained)
+        builder.position_at_end(drain)
         descriptor = builder.trunc(args[0], i32)
-        count = builder.call(
-            read, [descriptor, builder.bitcast(byte, cgutils.voidptr_t), ir.Constant(i64, 1)]
-        )
-        value = builder.zext(builder.load(byte), i64)
+        buffer = builder.bitcast(byte, cgutils.voidptr_t)
+        count = builder.call(read, [descriptor, buffer, ir.Constant(i64, 1)])
         got = builder.icmp_signed("==", count, ir.Constant(i64, 1))
-        return builder.select(got, value, ir.Constant(i64, -1))
+        sigint = builder.icmp_unsigned("==", builder.load(byte), ir.Constant(i8, SIGINT))
+        builder.store(builder.or_(builder.load(found), builder.and_(got, sigint)), found)
+        builder.cbranch(got, drain, drained)
+        builder.position_at_end(drained)
+        return builder.load(found)
 
-    return types.int64(fd), codegen
+    return types.boolean(fd), codegen

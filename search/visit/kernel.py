@@ -83,7 +83,6 @@ case against :mod:`search.game.rulebook` in ``tests/test_rulebook.py``.
 
 from __future__ import annotations
 
-import signal
 import time
 import weakref
 from itertools import combinations
@@ -107,9 +106,9 @@ from ..infra import (
     pointer,
     popcount,
     prefetch,
-    read_byte,
     release,
     reserve,
+    sigint_in_pipe,
     wakeup_fd,
 )
 from .reference import MAX_NEED, TIE, KingdomSolver
@@ -133,7 +132,6 @@ TOO_DEEP = -4  # scratch depth exhausted: grow it
 INTERRUPTED = -5  # Ctrl-C came: raise KeyboardInterrupt
 DIST_FULL = -6  # distribution table or arena full: grow both
 UNUSABLE = -7  # (not a status) an option that cannot be taken at this node
-SIGINT = int(signal.SIGINT)
 
 # Fields of the meta array shared by the wrapper and the kernel.
 (
@@ -756,22 +754,6 @@ def _push_option(option, hand, deck, disc, trump, abil, pool, merge, keep, stack
 # --- the game tree ------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def _sigint_in_pipe(fd):
-    """Whether the signals the C handler wrote to the wakeup pipe since the last poll include
-    SIGINT (:func:`search.infra.budget.guard_interrupts`); the pipe is emptied, as
-    :func:`~search.infra.budget.interrupt_pending` empties it."""
-    found = False
-    if fd >= 0:
-        while True:
-            byte = read_byte(fd)
-            if byte < 0:
-                break
-            if byte == SIGINT:
-                found = True
-    return found
-
-
 @njit(cache=True)
 def _poll(meta, deadline):
     """Every ``CLOCK_EVERY`` lookups: TIMEOUT past the deadline or past the work limit
@@ -782,7 +764,7 @@ def _poll(meta, deadline):
         return TIMEOUT
     if meta[NATIVE_POLL]:  # libc's clock and the wakeup pipe, read here
         now = monotonic_seconds()
-        stop = _sigint_in_pipe(meta[WAKEUP_FD])
+        stop = sigint_in_pipe(meta[WAKEUP_FD])
     else:  # a replaced clock (tests): object mode, ~50 ms the first time in a process
         with numba.objmode(now="float64", stop="boolean"):
             now = time.perf_counter()
