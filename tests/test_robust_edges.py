@@ -247,10 +247,17 @@ def test_memory_error_gives_the_bounded_answer(tmp_path) -> None:
     assert set(under_limit) == set(under_cap)
 
 
-def _wait_for(path: Path, child: subprocess.Popen) -> None:
+def _wait_for_prompt(child: subprocess.Popen, prompt: bytes) -> None:
+    """Read ``child``'s output until ``prompt`` (a prompt has no newline, so byte by byte),
+    it ends, or two minutes pass."""
+    seen = b""
     deadline = time.monotonic() + 120
-    while not path.exists() and child.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
+    while prompt not in seen and time.monotonic() < deadline:
+        byte = child.stdout.read(1)
+        if not byte:
+            break
+        seen += byte
+    assert prompt in seen, seen.decode(errors="replace")
 
 
 def test_second_coach_on_a_session_is_refused_naming_the_first(tmp_path) -> None:
@@ -267,7 +274,9 @@ def test_second_coach_on_a_session_is_refused_naming_the_first(tmp_path) -> None
         stderr=subprocess.PIPE,
     )
     try:
-        _wait_for(session, first)
+        # The first coach saves the deal, then the first hand, then asks: the file is still
+        # only once its prompt is out (waiting for the file alone raced with its second save).
+        _wait_for_prompt(first, b"Kingdom to visit")
         before = session.read_bytes()
         second = emissary(tmp_path, args, stdin=subprocess.DEVNULL)
         assert_no_traceback(second)
