@@ -225,7 +225,7 @@ one core): those play two short tours each in
 test_a_deals_hands_do_not_depend_on_play_of_the_solver_policies."""
 
 
-@CHEAP
+@settings(CHEAP, max_examples=40)  # a whole tour an example (about 0.2 s)
 @given(
     seed=SEEDS,
     policy=st.sampled_from(QUICK_POLICIES),
