@@ -24,7 +24,10 @@ def calibration_of(
     return calibrate(planner, 2026, dict(enumerate(played.tour_scores)), config)
 
 
-@pytest.mark.parametrize(("short", "tours"), [(False, 40), (True, 100)])
+@pytest.mark.parametrize(
+    ("short", "tours"),
+    [pytest.param(False, 60, marks=pytest.mark.slow), (True, 100)],  # standard: 17 s, slow
+)
 def test_the_quick_model_predicts_advisor_rules_seeded_batch_within_both_intervals(
     short, tours
 ) -> None:
