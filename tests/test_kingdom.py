@@ -189,7 +189,7 @@ def test_playouts_with_drawing_abilities_agree_with_the_value():
     solver = KingdomSolver()
     state = (hand, deck, 0, Suit.CLUBS.value, (1, 1, 0, 0), ())
     value = solver.decide(*state)[2]
-    runs = 3000
+    runs = 1500
     hits = sum(
         play_policy(solver, state, 2, Stream(6, "draws", i), fallback=False) == 2
         for i in range(runs)

@@ -20,7 +20,10 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At a rate of 0 or 1 the interval ends at it exactly (rounding left 1 - 2e-16 for some n)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
