@@ -37,14 +37,13 @@ from ..infra import (
     TimeLimitExceeded,
     guard_interrupts,
     interrupt_pending,
-    kernel_polls_natively,
+    kernel_poll,
     kernel_running,
     monotonic_seconds,
     popcount,
     release,
     reserve,
     sigint_in_pipe,
-    wakeup_fd,
 )
 from .reference import EPS, OFFSET, WIDTH, FirstEditionSolver, VisitCost
 
@@ -674,8 +673,7 @@ class FastFirstEditionSolver(FirstEditionSolver):
     def value(self, hand: int, deck: int, trump: int, abil: tuple) -> tuple:
         deadline = self.deadline or 0.0
         memo = self._values
-        memo.meta[NATIVE_POLL] = kernel_polls_natively()  # else object mode reads the clock
-        memo.meta[WAKEUP_FD] = wakeup_fd()
+        memo.meta[NATIVE_POLL], memo.meta[WAKEUP_FD] = kernel_poll()
         with kernel_running():
             while True:
                 row = _node(

@@ -205,6 +205,17 @@ def wakeup_fd() -> int:
     return _wakeup["read"]
 
 
+def kernel_poll() -> tuple[int, int]:
+    """How a kernel about to run polls, as its meta fields: (1, the wakeup pipe) where it may
+    read them itself (:func:`kernel_polls_natively`; the pipe made first), else (0, -1): object
+    mode and :func:`interrupt_pending`."""
+    if not kernel_polls_natively():
+        return 0, -1
+    if _wakeup["read"] < 0:
+        guard_interrupts()  # makes the pipe (from the main thread)
+    return 1, _wakeup["read"]
+
+
 def kernel_running() -> _KernelRunning:
     """The context of a kernel call (see :class:`_KernelRunning`)."""
     return _KERNEL_RUNNING

@@ -15,8 +15,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 CLOCK_MONOTONIC = 1
-SIGINT = int(signal.SIGINT)
 """Linux's id of the monotonic clock (``time.CLOCK_MONOTONIC``), the one ``perf_counter`` reads."""
+SIGINT = int(signal.SIGINT)
 
 
 @intrinsic

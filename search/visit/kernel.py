@@ -99,7 +99,7 @@ from ..infra import (
     WorkLimitExceeded,
     guard_interrupts,
     interrupt_pending,
-    kernel_polls_natively,
+    kernel_poll,
     kernel_running,
     lowbit_index,
     monotonic_seconds,
@@ -109,7 +109,6 @@ from ..infra import (
     release,
     reserve,
     sigint_in_pipe,
-    wakeup_fd,
 )
 from .reference import MAX_NEED, TIE, KingdomSolver
 
@@ -1456,10 +1455,7 @@ def _give_back(held: list, arrays: list) -> None:
 def _armed(meta: np.ndarray, deadline: float | None) -> float:
     """``deadline`` as a kernel takes it (-1.0: none), with how the kernel polls noted in
     ``meta``: natively (libc's clock, the wakeup pipe) where it may, else in object mode."""
-    if wakeup_fd() < 0:
-        guard_interrupts()  # the pipe the kernel reads Ctrl-C from, made before it starts
-    meta[NATIVE_POLL] = kernel_polls_natively()
-    meta[WAKEUP_FD] = wakeup_fd()
+    meta[NATIVE_POLL], meta[WAKEUP_FD] = kernel_poll()
     return -1.0 if deadline is None else deadline
 
 
@@ -1696,6 +1692,7 @@ class FastKingdomSolver(KingdomSolver):
         hand, deck, disc, trump, abil, pool = state
         packed_abil, packed_pool = pack_abilities(abil, pool)
         deadline = self._kernel_deadline()
+        _armed(scratch._meta, None)  # its searches poll with its own meta
         solvers = (self, scratch)
         emptied_at = -1  # the playout under way when the scratch memo was last emptied
         with kernel_running():
