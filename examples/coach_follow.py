@@ -86,21 +86,22 @@ def main() -> None:
         if (m := prompt.match(line)) and after.startswith(m.group(1))
     )
     print(f"defaults the coach refused (the same prompt again after Enter): {refused}")
-    print(supporters_line(session))
-    print(next_screen_line(session))
-    print(playouts_line(session))
+    events = _events(session)
+    if events is None:
+        print("the session file could not be read: no supporter, next-screen or playout counts")
+    else:
+        print(supporters_line(events))
+        print(next_screen_line(events))
+        print(playouts_line(events))
     final = re.findall(r"Review: [^\n]*", run.stdout)
     print(final[-1] if final else "no review printed")
     print(f"transcript: {transcript}")
 
 
-def supporters_line(session: Path) -> str:
+def supporters_line(events: list[dict]) -> str:
     """How many supporters the followed advice spent, and how many of them for less than the
     point each costs: the chance gained over the best free option times the visit's stake
     (issue 38)."""
-    events = _events(session)
-    if events is None:
-        return "supporters: the session file could not be read"
     gains = []
     for event in events:
         advice = event.get("advice") or {}
@@ -127,6 +128,7 @@ def _determined(action: dict) -> bool:
 
 
 def _events(session: Path) -> list[dict] | None:
+    """The session file's events, or None if it cannot be read."""
     from advisor.session import SessionError, load
 
     try:
@@ -135,12 +137,9 @@ def _events(session: Path) -> list[dict] | None:
         return None
 
 
-def next_screen_line(session: Path) -> str:
+def next_screen_line(events: list[dict]) -> str:
     """Issue 38: after a play that reveals no card, whose chance the screen proved (exact, or
     shown at its proven floor), the next screen's chance is never below it."""
-    events = _events(session)
-    if events is None:
-        return "next screens: the session file could not be read"
     checked = below = 0
     for before, after in itertools.pairwise(events):
         if before.get("type") != "action" or after.get("type") != "action":
@@ -159,12 +158,9 @@ def next_screen_line(session: Path) -> str:
     )
 
 
-def playouts_line(session: Path) -> str:
+def playouts_line(events: list[dict]) -> str:
     """Issue 37: the fewest playouts behind an estimate ranked above another option, per
     estimated step, and the leader's paired lead where it has one."""
-    events = _events(session)
-    if events is None:
-        return "playouts: the session file could not be read"
     steps = [e["advice"] for e in events if e.get("type") == "action" and e.get("advice")]
     fewest = [a["fewest_playouts_above"] for a in steps if a.get("fewest_playouts_above")]
     margins = [a["leader_margin"] for a in steps if a.get("leader_margin")]
