@@ -34,10 +34,10 @@ def test_the_shares_are_named_in_the_budget_module_only() -> None:
 
 def test_each_search_shares_its_time_as_stated() -> None:
     budget = Budget(10.0, Search.TABLE, started=100.0)
-    assert budget.exact_end() == pytest.approx(100.0 + 10.0 * 0.75 * 0.95)
-    assert budget.exact_work() == pytest.approx(0.75 * 0.95 * budget.work(1.0))
+    assert budget.exact_end() == pytest.approx(100.0 + 10.0 * 0.9 * 0.95)
+    assert budget.exact_work() == pytest.approx(0.9 * 0.95 * budget.work(1.0))
     assert budget.search_end() == pytest.approx(109.5)
-    assert budget.estimate_seconds() == pytest.approx(10.0 * (0.95 - 0.75 * 0.95))
+    assert budget.estimate_seconds() == pytest.approx(10.0 * (0.95 - 0.9 * 0.95))
     ranking = Budget(4.0, Search.RANKING, started=0.0)
     hopeless = Budget(4.0, Search.HOPELESS, started=0.0)
     assert ranking.exact_end() == pytest.approx(4.0 * 0.5 * 0.95)
@@ -51,7 +51,7 @@ def test_a_commands_own_end_cuts_every_share_alike() -> None:
     """A command whose start-up took 1 s of its 10 s ends 1 s sooner at every share."""
     budget = Budget(10.0, Search.TABLE, started=101.0, end_by=110.0)
     assert budget.search_end() == pytest.approx(110.0 - 0.05 * 10.0)
-    assert budget.exact_end() == pytest.approx(110.0 - (1 - 0.75 * 0.95) * 10.0)
+    assert budget.exact_end() == pytest.approx(110.0 - (1 - 0.9 * 0.95) * 10.0)
     assert Budget(10.0, started=100.0, end_by=200.0).end() == pytest.approx(110.0)
 
 
