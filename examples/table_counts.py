@@ -8,7 +8,9 @@ counts, over every kingdom of every deal:
 - the all-Jacks cells that are exact, estimated by the every-Jack (lookahead) play, estimated by
   a fallback policy, or a subset's bound;
 - all-Jacks cells below the best exact cell of their row (there should be none);
-- all-Jacks estimates whose 95% interval is wider than 8 points.
+- all-Jacks estimates whose 95% interval is wider than 8 points;
+- the all-Jacks cells' mean, and how many stand above every single-Jack cell of their row (a
+  bound from two or three Jacks, or better).
 
 It prints the counts beside the issue's bars, and the wall time of each command (median, max).
 
@@ -57,11 +59,13 @@ def jacks_kind(kingdom: dict) -> str:
     return "estimate (every-Jack play)" if of.startswith("the lookahead") else "estimate (fallback)"
 
 
-def count(advices: list[dict]) -> tuple[Counter, Counter, int, int, int]:
+def count(advices: list[dict]) -> tuple[Counter, Counter, int, int, int, list[float], int]:
     """Single-Jack kinds, all-Jacks kinds, all-Jacks cells below their row's best exact cell,
-    all-Jacks estimates wider than :data:`WIDE`, and the all-Jacks estimates."""
+    all-Jacks estimates wider than :data:`WIDE`, the all-Jacks estimates, the all-Jacks cells'
+    values, and how many of them stand above every single-Jack cell of their row."""
     single, jacks = Counter(), Counter()
-    below = wide = estimates = 0
+    below = wide = estimates = above = 0
+    values = []
     for advice in advices:
         for kingdom in advice["kingdoms"]:
             single.update(kingdom["kind"][c] for c in SINGLE)
@@ -74,11 +78,14 @@ def count(advices: list[dict]) -> tuple[Counter, Counter, int, int, int]:
             ]
             if exact and kingdom["chance"]["jacks"] < max(exact) - 1e-12:
                 below += 1
+            values.append(kingdom["chance"]["jacks"])
+            singles = max(kingdom["chance"][c] for c in ("none", *SINGLE))
+            above += kingdom["chance"]["jacks"] > singles + 1e-12
             if kingdom["kind"]["jacks"] == "estimate":
                 estimates += 1
                 low, high = kingdom["estimates"]["jacks"]["ci"]
                 wide += high - low > WIDE
-    return single, jacks, below, wide, estimates
+    return single, jacks, below, wide, estimates, values, above
 
 
 def _seeds(text: str) -> list[int]:
@@ -97,7 +104,7 @@ def main() -> None:
     args = parser.parse_args()
     runs = [advise(seed, args.time_limit) for seed in _seeds(args.deals)]
     advices, walls = [a for a, _ in runs], [w for _, w in runs]
-    single, jacks, below, wide, estimates = count(advices)
+    single, jacks, below, wide, estimates, values, above = count(advices)
     cells = sum(single[kind] for kind in ("exact", "bound", "estimate"))
     rows = sum(jacks.values())
     print(f"{len(advices)} deals, {rows} kingdoms; advise at {args.time_limit or 'its default'}")
@@ -113,6 +120,10 @@ def main() -> None:
     )
     print(f"all-Jacks cells below their row's best exact cell: {below}  (bar: 0)")
     print(f"all-Jacks estimates wider than 8 points: {wide} of {estimates}  (bar: 0)")
+    print(
+        f"all-Jacks cells: mean {100 * statistics.mean(values):.2f}%; "
+        f"above every single-Jack cell of their row: {_share(above, rows)}"
+    )
 
 
 if __name__ == "__main__":

@@ -83,10 +83,10 @@ def test_advise_json_equals_solve_kingdom_for_every_kingdom_and_ability_set(
 
 
 def test_kingdoms_of_one_trump_share_their_solves(monkeypatch, capsys) -> None:
-    """advise: K♣ and Q♣ share one solve per ability set: 9 sets (the 7 columns and the 2
-    bounding subsets) x 2 trumps = 18 solves."""
+    """advise: K♣ and Q♣ share one solve per ability set: 11 sets (the 7 columns and the 4
+    bounding subsets) x 2 trumps = 22 solves."""
     data = _advise_json(monkeypatch, capsys, "8H", *SHARED)
-    assert data["solves"] == 18 and data["estimates"] == 0
+    assert data["solves"] == 22 and data["estimates"] == 0
 
 
 @pytest.mark.parametrize("objective", ["score", "perfect"])
@@ -578,3 +578,30 @@ def test_the_status_line_counts_what_the_clock_cut_in_the_tables_units() -> None
     text = console.export_text()
     assert "12 solves, 4 estimates" in text
     assert "the clock stopped 4 more solves and 3 of the 4 estimates before" in text
+
+
+def test_two_jack_bounds_share_their_drawing_jacks_memo_and_wait_for_the_shown_cells() -> None:
+    """♣♠ and ♦♠ (bound-only columns) are solved on ♣'s and ♦'s memos, after every single-Jack
+    cell (a later tier), ♦♠ in Commerce's lane."""
+    clubs, diamonds = (1, 0, 0, 0), (0, 1, 0, 0)
+    assert exact_cells.memo_family((0, (1, 0, 0, 1), ())) == clubs
+    assert exact_cells.memo_family((0, (0, 1, 0, 1), ())) == diamonds
+    for counts in (clubs, diamonds, (0, 1, 1, 1), (1, 1, 1, 1), (0, 0, 1, 1)):
+        assert exact_cells.memo_family((0, counts, ())) == counts
+    tiers = {c: exact_cells.tier((0, c, ())) for c in (clubs, diamonds, (1, 0, 0, 1), (0, 1, 0, 1))}
+    assert tiers == {clubs: 1, diamonds: 1, (1, 0, 0, 1): 2, (0, 1, 0, 1): 2}
+    assert "DS" in exact_cells.SIDE_COLUMNS and "CS" not in exact_cells.SIDE_COLUMNS
+
+
+def test_the_all_jacks_cell_is_at_least_a_two_jack_bound() -> None:
+    """A ♣♠ chance above every single Jack's lifts the all-Jacks cell to it, as a bound."""
+    from search.tours.advice import _row_chances
+    from search.visit.position import KingdomResult
+
+    found = {(column, 3): 0.2 for column in ("none", "H", "C", "S", "D", "HS", "DS")}
+    found["CS", 3] = 0.63
+    thin = KingdomResult(0.4, None, (), None, (), (1.0,), 0, 0.0, estimate=True, playouts=4)
+    found["jacks", 3] = found["all", 3] = thin  # 4 playouts: it says little
+    chances = dict(zip(COLUMNS, _row_chances(found, 3)))
+    for column in ("jacks", "all"):
+        assert (chances[column].value, chances[column].kind) == (0.63, "bound")
