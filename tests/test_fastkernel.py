@@ -307,3 +307,20 @@ def test_a_thousand_random_positions():
 @pytest.mark.slow
 def test_ten_thousand_random_positions():
     agree_on(random_positions(10_000, 3737))
+
+
+def test_a_memo_started_big_gives_the_same_values_after_the_same_lookups() -> None:
+    """A whole hand's memo may start at HAND_MEMO_BITS (search.visit.solvers): it never doubles,
+    and its values and states are those of a memo grown from the default size, after no more
+    lookups (each doubling unwinds the search, whose way back down counts again)."""
+    from search.visit.solvers import HAND_MEMO_BITS, make_solver, needs_whole_memo
+
+    hand = CardSet.parse("AC 6C 2D 5D 3H 8H 4S 7S").mask
+    state = (hand, FULL_MASK & ~hand, 0, int(Suit.CLUBS), (0, 1, 0, 0), ())
+    grown, big = make_solver(), make_solver(whole_hand=True)
+    assert big._meta[fastkernel.BITS] == HAND_MEMO_BITS > grown._meta[fastkernel.BITS]
+    assert grown.decide(*state) == big.decide(*state)
+    assert big.lookups <= grown.lookups and grown.state_count() == big.state_count()
+    assert big._meta[fastkernel.BITS] == HAND_MEMO_BITS  # never grown
+    assert needs_whole_memo(8, (0, 1, 0, 0)) and needs_whole_memo(6, (1, 0, 1, 1))
+    assert not needs_whole_memo(5, (1, 1, 1, 1)) and not needs_whole_memo(8, (0, 0, 1, 1))

@@ -8,7 +8,7 @@ import time
 
 from ..game import FULL_MASK
 from ..infra import BudgetExceeded, TimeLimitExceeded, WorkLimitExceeded
-from ..visit import clock_stops, make_solver
+from ..visit import clock_stops, make_solver, needs_whole_memo
 
 MAX_WINS = 8
 """The most debates a visit can win."""
@@ -41,7 +41,7 @@ class HandChances:
         if deadline is not None and time.perf_counter() >= deadline:
             raise TimeLimitExceeded
         self.misses += 1
-        solver = fresh_solver()
+        solver = fresh_solver(hand, jacks)
         with clock_stops(deadline, solver):
             values = solve_hand(solver, hand, trump, jacks, pool, work)
         if len(self._known) >= HAND_CHANCES_KEPT:
@@ -62,9 +62,10 @@ class HandChances:
 HAND_CHANCES_KEPT = 8192
 
 
-def fresh_solver():
-    """A solver with an empty memo."""
-    return make_solver()
+def fresh_solver(hand: int = 0, jacks: tuple = (0, 0, 0, 0)):
+    """A solver with an empty memo, sized for ``hand`` with ``jacks`` (a whole hand with a
+    drawing Jack starts big: :func:`search.visit.needs_whole_memo`)."""
+    return make_solver(whole_hand=needs_whole_memo(hand.bit_count(), jacks))
 
 
 def solve_hand(

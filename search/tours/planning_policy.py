@@ -32,6 +32,7 @@ from ..visit import (
     best_discard,
     choose_option,
     make_solver,
+    needs_whole_memo,
     solve_roots,
 )
 from .planning import HAND_LIMIT, WIN_POINTS, TourPlanner, advisor_planner
@@ -111,8 +112,8 @@ class PlanningPolicy:
 
     def _plain_action(self, visit: VisitState, actions: list):
         """The fallback policy's action with the Jacks (:mod:`search.visit.estimate`)."""
-        solver = self._solver_now()
         state = _jack_state(visit, self._spend)
+        solver = self._solver_now(state)
         still = visit.target - visit.wins
         if self.lookahead:
             return self._lookahead_action(visit, actions, solver, state, still)
@@ -140,9 +141,10 @@ class PlanningPolicy:
         action = action_of_label(visit, policy.option(board, still))
         return action if action in actions else Debate()
 
-    def _solver_now(self):
+    def _solver_now(self, state: tuple):
+        """The visit's solver, made at its first decision (sized for the hand then)."""
         if self._solver is None:
-            self._solver = make_solver()
+            self._solver = make_solver(whole_hand=needs_whole_memo(state[0].bit_count(), state[4]))
         return self._solver
 
 

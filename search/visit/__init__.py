@@ -58,7 +58,7 @@ from .position import (
 )
 from .reference import Abilities, KingdomSolver
 from .solve import root_options, solve_exact, solve_kingdom
-from .solvers import kernel_needs_compile, make_solver, warm_up
+from .solvers import kernel_needs_compile, make_solver, needs_whole_memo, warm_up
 from .suitpatterns import bits_of, draw_combinations, signature
 
 __all__ = [
@@ -103,6 +103,7 @@ __all__ = [
     "legal_discards_of",
     "make_position",
     "make_solver",
+    "needs_whole_memo",
     "option_of_label",
     "paired_difference",
     "paired_estimate",

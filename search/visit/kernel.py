@@ -1480,9 +1480,13 @@ class FastKingdomSolver(KingdomSolver):
         depth and distribution table (2**initial_dist_bits slots) start at these sizes and
         grow on demand."""
         super().__init__(**options)
-        self._table = np.full((1 << initial_bits, 2), -1, dtype=np.int64)
         limit = int(LOAD * (1 << initial_bits))
-        self._vals = np.zeros((limit + 1, WIDTH), dtype=np.float64)
+        if initial_bits >= PREFETCH_BITS:  # a big memo from the start: held arrays first
+            self._table = POOL.take((1 << initial_bits, 2), np.int64, -1)
+            self._vals = POOL.take((limit + 1, WIDTH), np.float64, 0.0)
+        else:
+            self._table = np.full((1 << initial_bits, 2), -1, dtype=np.int64)
+            self._vals = np.zeros((limit + 1, WIDTH), dtype=np.float64)
         self._vals[TERMINAL_ROW, 0] = 1.0
         self._meta = np.zeros(META_SIZE, dtype=np.int64)
         self._meta[[ROWS, BITS, ROW_LIMIT]] = 1, initial_bits, limit + 1

@@ -26,7 +26,7 @@ from .position import (
     root_state,
 )
 from .reference import KingdomSolver
-from .solvers import make_solver
+from .solvers import make_solver, needs_whole_memo
 
 QUICK_SECONDS = 0.3
 """How long the pure-Python solver may try a search with no drawing ability before the
@@ -81,7 +81,7 @@ def solve_kingdom(
             quick = _quick(position, started, deadline)
             if quick is not None:
                 return quick
-        solver = make_solver(exact)
+        solver = make_solver(exact, whole_hand=needs_whole_memo(len(position.hand), counts))
     try:
         with clock_stops(deadline, solver):
             return solve_exact(solver, position, started)
