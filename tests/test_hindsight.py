@@ -60,6 +60,7 @@ def test_the_hindsight_plan_gives_each_hand_its_own_kingdom(objective: str) -> N
     )
 
 
+@pytest.mark.slow  # 9 s; the default run keeps the per-visit hindsight checks
 def test_analyse_json_reports_the_three_ways_for_each_deal(monkeypatch, capsys) -> None:
     code, out, err = run_in_process(
         monkeypatch,

@@ -229,6 +229,7 @@ def _start_in_background(args: list[str]) -> subprocess.Popen:
     )
 
 
+@pytest.mark.slow  # 13 s; the default run keeps test_robust_edges' killed sweep with damaged chunks (5 s)
 def test_killed_sweep_resumes_without_losing_or_repeating_a_hand(tmp_path):
     """SIGKILL mid-sweep, then --resume: every hand is solved once and the summary equals
     an uninterrupted run's."""
