@@ -28,6 +28,30 @@ def pytest_configure(config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+KERNEL_LOADS = (
+    "from search.visit import warm_up; warm_up()",
+    (
+        "from search.firstedition import FastFirstEditionSolver; "
+        "FastFirstEditionSolver().value(1, 2, 0, (0, 0, 0, 0))"
+    ),
+)
+"""What loads the two compiled kernels (the visit's and the first edition's)."""
+
+
+def pytest_sessionstart(session) -> None:
+    """Before the test workers start, load the two kernels once, side by side, each in a
+    process of its own. On a fresh clone that compiles them into numba's cache, each on a core,
+    and the workers then load them in a fraction of a second; otherwise every worker compiled
+    both in turn (the visit kernel alone takes about 100 s). Runs before xdist starts its
+    workers (its own hook runs last); a worker does nothing here."""
+    if hasattr(session.config, "workerinput"):
+        return
+    root = Path(__file__).resolve().parents[1]
+    loads = [subprocess.Popen([sys.executable, "-c", code], cwd=root) for code in KERNEL_LOADS]
+    for load in loads:
+        load.wait()  # a failed load shows again, with its cause, in the tests that need it
+
+
 DATA = Path(__file__).resolve().parent / "data"
 """The reference values the tests compare with (see ``tests/data/README.md``)."""
 
