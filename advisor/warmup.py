@@ -30,9 +30,14 @@ def load_kernels(first_edition: bool = False) -> None:
     ``first_edition`` the first edition's."""
     warm_up()
     if first_edition:
-        from search.firstedition import FastFirstEditionSolver
+        load_first_edition_kernel()
 
-        FastFirstEditionSolver().value(1, 2, 0, (0, 0, 0, 0))
+
+def load_first_edition_kernel() -> None:
+    """Load, or compile, the first edition's kernel."""
+    from search.firstedition import FastFirstEditionSolver
+
+    FastFirstEditionSolver().value(1, 2, 0, (0, 0, 0, 0))
 
 
 def needs_compile(first_edition: bool = False) -> bool | None:

@@ -30,12 +30,10 @@ def pytest_configure(config) -> None:
 
 KERNEL_LOADS = (
     "from search.visit import warm_up; warm_up()",
-    (
-        "from search.firstedition import FastFirstEditionSolver; "
-        "FastFirstEditionSolver().value(1, 2, 0, (0, 0, 0, 0))"
-    ),
+    "from advisor.warmup import load_first_edition_kernel; load_first_edition_kernel()",
 )
-"""What loads the two compiled kernels (the visit's and the first edition's)."""
+"""What loads the two compiled kernels (the visit's and the first edition's; the commands
+load them the same way, :mod:`advisor.warmup`)."""
 
 
 def pytest_sessionstart(session) -> None:

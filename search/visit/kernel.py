@@ -1442,6 +1442,11 @@ def pack_abilities(abil, pool) -> tuple[int, int]:
     return abil[0] | abil[1] << 4 | abil[2] << 8 | abil[3] << 12, packed_pool
 
 
+def memo_bytes(bits: int) -> int:
+    """The bytes of a values' memo of ``2**bits`` slots: its table and its arena."""
+    return 16 * (1 << bits) + 8 * WIDTH * (int(LOAD * (1 << bits)) + 1)
+
+
 def _give_back(held: list, arrays: list) -> None:
     """Release a freed solver's bytes from the memory cap's count, and give its memo's
     arrays to the pool for the next solver to grow into."""
@@ -1769,7 +1774,7 @@ class FastKingdomSolver(KingdomSolver):
         limit = int(LOAD * (1 << bits))
         if limit >= 1 << (63 - K0_BITS):
             raise MemoryLimitExceeded("the memo would outgrow the arena rows a slot can name")
-        self._reserve_growth(16 * (1 << bits) + 8 * WIDTH * (limit + 1))
+        self._reserve_growth(memo_bytes(bits))
         table = POOL.take((1 << bits, 2), np.int64, -1)
         _rehash(self._table, table, bits)
         vals = POOL.take((limit + 1, WIDTH), np.float64, 0.0)

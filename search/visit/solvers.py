@@ -20,7 +20,8 @@ def make_solver(exact: bool = False, whole_hand: bool = False) -> KingdomSolver:
     """A fresh solver for one query: the compiled kernel for floats, the reference kernel for
     exact fractions (both give the same values; tests/test_fastkernel.py). ``whole_hand``: its
     memo starts at :data:`HAND_MEMO_BITS` (for a hand of six cards or more with Military or
-    Commerce; the values and the lookups are the same, only quicker)."""
+    Commerce; the same values, found quicker and after slightly fewer lookups) where the memory
+    cap has room for it."""
     if exact:
         return KingdomSolver(exact=True)
     from .kernel import FastKingdomSolver
@@ -34,11 +35,9 @@ def _room_for_a_whole_memo() -> bool:
     """Whether a memo of :data:`HAND_MEMO_BITS` takes at most a quarter of what the memory cap
     has left (else it grows from small, as a search under ``--max-memory`` must)."""
     from ..infra import memory_limit, reserved_memory
-    from .kernel import LOAD, WIDTH
+    from .kernel import memo_bytes
 
-    size = 16 << HAND_MEMO_BITS
-    size += 8 * WIDTH * (int(LOAD * (1 << HAND_MEMO_BITS)) + 1)
-    return 4 * size <= memory_limit() - reserved_memory()
+    return 4 * memo_bytes(HAND_MEMO_BITS) <= memory_limit() - reserved_memory()
 
 
 def needs_whole_memo(cards: int, abilities) -> bool:
