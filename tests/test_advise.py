@@ -605,3 +605,34 @@ def test_the_all_jacks_cell_is_at_least_a_two_jack_bound() -> None:
     chances = dict(zip(COLUMNS, _row_chances(found, 3)))
     for column in ("jacks", "all"):
         assert (chances[column].value, chances[column].kind) == (0.63, "bound")
+
+
+@pytest.mark.parametrize("side_by_side", [True, False])
+def test_the_certainty_search_runs_while_commerces_lane_goes_on(monkeypatch, side_by_side) -> None:
+    """advise's certainty search runs once this process's lane is done, while Commerce's lane
+    (a second process) goes on with the certainty search's time and work on top of its own;
+    with one core the lanes run in turn, the side lane with the same work, then the search."""
+    from search.tours.advice import _plan_cells
+
+    monkeypatch.setattr(exact_cells, "SIDE_BY_SIDE", side_by_side)
+    tour = tour_between_visits([KC, QD, KS, QS, QC, KH, QH, KD])
+    plan = _plan_cells(tour, CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S"))
+    cells = [cell for cell in plan.cells if cell[0] in ("none", "D")]
+    seen = []
+
+    def certainty(found: dict) -> dict:
+        seen.append(sorted({column for column, _ in found}))
+        return {("jacks", 1): 1.0}
+
+    def solve(extra: float) -> dict:
+        meanwhile = exact_cells.Meanwhile(run=certainty, end=None, work=extra)
+        found, *_ = exact_cells.solve_cells(
+            cells, plan.states, plan.keys, None, 1_000, meanwhile=meanwhile
+        )
+        return found
+
+    short = solve(0.0)  # 900 lookups: Commerce's column cannot finish
+    assert not any(column == "D" for column, _ in short) and short["jacks", 1] == 1.0
+    roomy = solve(1e9)  # with the certainty search's work on top, it does
+    assert all(cell in roomy for cell in cells) and roomy["jacks", 1] == 1.0
+    assert seen[1] == (["none"] if side_by_side else ["D", "none"])

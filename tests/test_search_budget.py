@@ -38,6 +38,11 @@ def test_each_search_shares_its_time_as_stated() -> None:
     assert budget.exact_work() == pytest.approx(0.9 * 0.95 * budget.work(1.0))
     assert budget.search_end() == pytest.approx(109.5)
     assert budget.estimate_seconds() == pytest.approx(10.0 * (0.95 - 0.9 * 0.95))
+    # the certainty share after the exact one, never past the searches' end
+    assert budget.after_certainty_end() == pytest.approx(109.5)
+    short = Budget(10.0, Search.RANKING, started=100.0)
+    assert short.after_certainty_end() == pytest.approx(100.0 + 10.0 * (0.5 * 0.95 + 0.1))
+    assert Budget().after_certainty_end() is None
     ranking = Budget(4.0, Search.RANKING, started=0.0)
     hopeless = Budget(4.0, Search.HOPELESS, started=0.0)
     assert ranking.exact_end() == pytest.approx(4.0 * 0.5 * 0.95)

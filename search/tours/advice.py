@@ -38,7 +38,7 @@ from ..visit import (
 )
 from .certain_cells import certain_cells
 from .estimates import estimate_all
-from .exact_cells import Progress, solve_cells
+from .exact_cells import Meanwhile, Progress, solve_cells
 from .planning import Objective, TourPlanner, TourValue, advisor_planner
 
 
@@ -242,9 +242,10 @@ def advise_visit(
     command's own start-up counts against its limit; no limit: exact, however long). Four
     steps: the cells to fill (:func:`_plan_cells`); the exact solves, within the first
     share of it (:data:`~search.visit.budget.EXACT_FRACTIONS`) in two lanes side by side, cheap
-    ability sets first (:func:`~search.tours.exact_cells.solve_cells`); the cells still open,
-    as Monte Carlo estimates in the rest on forked processes (:func:`_estimate_cells`); and the
-    tour values (:func:`_value_kingdoms`). The work is set from the limit alone, so the table
+    ability sets first (:func:`~search.tours.exact_cells.solve_cells`), then the certainty
+    search's 100% and 0% here while Commerce's lane goes on (:mod:`.certain_cells`); the
+    cells still open, as Monte Carlo estimates in the rest on forked processes
+    (:func:`_estimate_cells`); and the tour values (:func:`_value_kingdoms`). The work is set from the limit alone, so the table
     repeats; the clock only backstops it.
     """
     warm_up()
@@ -256,10 +257,21 @@ def advise_visit(
     plan = _plan_cells(tour, hand)
     # Work decides how much is exact (kernel lookups, from the time limit at a fixed rate), so
     # that the table repeats on any machine fast enough; the clock is only a backstop.
-    found, solves, solved, exact_cuts = solve_cells(
-        plan.cells, plan.states, plan.keys, budget.exact_end(), budget.exact_work(), progress
+    # The certainty search (100% and 0% made exact) runs while Commerce's lane goes on.
+    certainty = Meanwhile(
+        run=lambda known: certain_cells(plan.cells, plan.states, known, budget),
+        end=budget.after_certainty_end(),
+        work=budget.certainty_work(),
     )
-    found.update(certain_cells(plan.cells, plan.states, found, budget))  # 100% and 0% exact
+    found, solves, solved, exact_cuts = solve_cells(
+        plan.cells,
+        plan.states,
+        plan.keys,
+        budget.exact_end(),
+        budget.exact_work(),
+        progress,
+        certainty,
+    )
     estimated = _estimate_cells(plan, found, solves, budget, progress)
     return _value_kingdoms(tour, hand, planner, plan, found, budget, solved, exact_cuts, estimated)
 

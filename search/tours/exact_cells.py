@@ -130,6 +130,19 @@ def exact_lane(
     return found, solves
 
 
+@dataclass(frozen=True)
+class Meanwhile:
+    """What this process does once its own lane is done, while the side lane's solves run on
+    (advise's certainty search): ``run(found)`` returns more cells found, given those found
+    so far; the side lane may go on until ``end`` with ``work`` more lookups (None: no limit).
+    With one core the lanes run in turn, the side lane with the same work (so the same table
+    where the clock cuts nothing), and ``run`` comes after both with what the clock leaves."""
+
+    run: Callable[[dict], dict]
+    end: float | None
+    work: float | None
+
+
 def solve_cells(
     cells: list,
     states: dict,
@@ -137,22 +150,43 @@ def solve_cells(
     exact_end: float | None,
     work: float | None,
     progress: Progress | None = None,
+    meanwhile: Meanwhile | None = None,
 ) -> tuple[dict, dict, int, int]:
     """Solve ``cells`` in the two lanes, :data:`SIDE_COLUMNS` beside the rest, each with
-    :data:`LANE_SHARE` of ``work``. Returns the chances found by cell, the main
-    lane's solves by key (their memos stay here), and how many solves ran and how many of them
-    the clock stopped, over both lanes."""
+    :data:`LANE_SHARE` of ``work``, then run ``meanwhile`` while the side lane goes on with
+    its time and work (the second core would otherwise wait: on the 3 s table Commerce's
+    column, the side lane's, is cut by the clock where its four trumps need over about 28 M
+    lookups). Returns the chances found by cell (``meanwhile``'s too), the main lane's solves
+    by key (their memos stay here), and how many solves ran and how many of them the clock
+    stopped, over both lanes."""
     side = [cell for cell in cells if cell[0] in SIDE_COLUMNS]
     main = [cell for cell in cells if cell[0] not in SIDE_COLUMNS]
     lane_work = None if work is None else LANE_SHARE * work
-    with side_lane(side, states, keys, exact_end, lane_work) as side_result:
+    side_end, side_work = exact_end, lane_work
+    if meanwhile is not None:  # the same work side by side or in turn: the same table
+        side_end = meanwhile.end
+        side_work = (
+            None if lane_work is None or meanwhile.work is None else lane_work + meanwhile.work
+        )
+    overlap = meanwhile is not None and bool(side) and side_by_side()
+    with side_lane(side, states, keys, side_end, side_work) as side_result:
         found, solves = exact_lane(main, states, keys, exact_end, lane_work, progress, len(cells))
+        if overlap:
+            found.update(meanwhile.run(found))
         side_found, side_solved, side_cuts = side_result()
+    found.update(side_found)
+    if meanwhile is not None and not overlap:
+        found.update(meanwhile.run(found))
     if progress:
         for done, cell in enumerate(side, start=len(main)):
             progress(done, len(cells), *cell)
     solved, cuts = counts(solves)
-    return {**found, **side_found}, solves, solved + side_solved, cuts + side_cuts
+    return found, solves, solved + side_solved, cuts + side_cuts
+
+
+def side_by_side() -> bool:
+    """Whether the side lane runs in a second process, beside the main lane."""
+    return SIDE_BY_SIDE and (os.cpu_count() or 1) >= 2
 
 
 def counts(solves: dict) -> tuple[int, int]:
@@ -179,7 +213,7 @@ def side_lane(cells: list, states: dict, keys: dict, exact_end: float | None, wo
     if not cells:
         yield lambda: ({}, 0, 0)
         return
-    if not SIDE_BY_SIDE or (os.cpu_count() or 1) < 2:
+    if not side_by_side():
         yield lambda: _side_solve(cells, states, keys, exact_end, work)
         return
     with process_pool(1, "fork") as pool:  # the worker inherits the loaded kernel

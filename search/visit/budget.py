@@ -205,6 +205,14 @@ class Budget:
         """The kernel lookups standing for the certainty search's share."""
         return self.work(CERTAINTY_FRACTION)
 
+    def after_certainty_end(self) -> float | None:
+        """The end of the certainty search's share where it follows the exact share at once
+        (never past :meth:`search_end`): how long a second core's exact solves may run on
+        while this one's certainty search runs."""
+        if self.limit is None:
+            return None
+        return min(self.share_end(self._exact_share() + CERTAINTY_FRACTION), self.search_end())
+
     def search_end(self) -> float | None:
         """The end of the searches, exact and estimated (the limit less its margin)."""
         return self.share_end(1 - MARGINS[self.search])
