@@ -636,3 +636,19 @@ def test_the_certainty_search_runs_while_commerces_lane_goes_on(monkeypatch, sid
     roomy = solve(1e9)  # with the certainty search's work on top, it does
     assert all(cell in roomy for cell in cells) and roomy["jacks", 1] == 1.0
     assert seen[1] == (["none"] if side_by_side else ["D", "none"])
+
+
+def test_commerces_memo_starts_big_and_finds_the_same_chances(monkeypatch) -> None:
+    """Commerce's column memo starts at HAND_MEMO_BITS slots (exact_cells.BIG_MEMOS); a memo's
+    size never changes a value, only how soon it is found."""
+    from search.tours.advice import _plan_cells
+
+    assert exact_cells.memo_family((0, (0, 1, 0, 0), ())) in exact_cells.BIG_MEMOS
+    assert exact_cells.memo_family((0, (1, 0, 0, 0), ())) not in exact_cells.BIG_MEMOS
+    tour = tour_between_visits([KC, QD, KS, QS, QC, KH, QH, KD])
+    plan = _plan_cells(tour, CardSet.parse("3C 3D 2H 3H 6H AS 7S 8S"))
+    cells = [cell for cell in plan.cells if cell[0] == "D" and cell[1] in (1, 5)]  # ♣ K and Q
+    big, _ = exact_cells.exact_lane(cells, plan.states, plan.keys, None, None)
+    monkeypatch.setattr(exact_cells, "BIG_MEMOS", ())
+    small, _ = exact_cells.exact_lane(cells, plan.states, plan.keys, None, None)
+    assert set(big) == set(cells) and big == small

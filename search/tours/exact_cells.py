@@ -66,6 +66,12 @@ SIDE_BY_SIDE = True
 ONE_MEMO_PER_COLUMN = True
 """Whether a column's solves for its four trumps share one solver (else one each; the memo is
 keyed by the whole state, so the values are the same: ``examples/bench_column_memo.py``)."""
+BIG_MEMOS = ((0, 1, 0, 0),)
+"""The memo families (ability counts) whose memo starts at :data:`search.visit.HAND_MEMO_BITS`
+slots rather than growing by doubling from small: Commerce's, whose four trumps fill about that
+much. On the first hands of deals 1-30 at 3 s (two runs each way, alternated) it made 232 of
+their 240 Commerce cells exact against 226 (Military's started big: 140 of 240 both ways, so
+it grows from small as the cheap sets do)."""
 LANE_SHARE = 0.9
 """Each lane's share of the exact solves' work: the lanes run side by side, one a core, so each
 may work for most of the exact share's time. On one core the lanes run in turn, so the clock
@@ -104,9 +110,7 @@ def exact_lane(
             # Military, 1.8-2x for Politics (issue 37, 2b).
             family = memo_family(key)
             if memos.get(family) is None or not ONE_MEMO_PER_COLUMN:
-                # grown from small (not search.visit.HAND_MEMO_BITS): started big, the columns'
-                # memos made a 3 s table 0.04 s slower end to end (deal 5, 4 runs alternated)
-                memos[family] = make_solver()
+                memos[family] = make_solver(whole_hand=family in BIG_MEMOS)
             solves[key] = Solve(memos[family])
         solve = solves[key]
         if not solve.started:

@@ -12,8 +12,8 @@ doubling. Growing is not only the copies (0.8 s of Military's 3.1 s on deal 4's 
 kernel unwinds to the root each time and walks back down. The values and states are the same,
 after 0.2% fewer lookups. Measured: 6 advisor tours of seed 777 (``simulate --workers 1``, the
 same JSON byte for byte) 196.8 -> 182.4 s of CPU (7%); a column of ``advise`` solved whole,
-Military on deal 4 3.1 -> 2.1-2.5 s, Commerce on deal 7 1.4-1.9 -> 1.3 s. ``advise`` itself
-grows its memos from small: started big they made a 3 s table 0.04 s slower end to end."""
+Military on deal 4 3.1 -> 2.1-2.5 s, Commerce on deal 7 1.4-1.9 -> 1.3 s. ``advise`` starts
+only Commerce's column memo big (:data:`search.tours.exact_cells.BIG_MEMOS`)."""
 
 
 def make_solver(exact: bool = False, whole_hand: bool = False) -> KingdomSolver:
