@@ -245,8 +245,8 @@ def advise_visit(
     ability sets first (:func:`~search.tours.exact_cells.solve_cells`), then the certainty
     search's 100% and 0% here while Commerce's lane goes on (:mod:`.certain_cells`); the
     cells still open, as Monte Carlo estimates in the rest on forked processes
-    (:func:`_estimate_cells`); and the tour values (:func:`_value_kingdoms`). The work is set from the limit alone, so the table
-    repeats; the clock only backstops it.
+    (:func:`_estimate_cells`); and the tour values (:func:`_value_kingdoms`). The work is set
+    from the limit alone, so the table repeats; the clock only backstops it.
     """
     warm_up()
     budget = budget or Budget(time_limit, Search.TABLE, end_by=deadline)
