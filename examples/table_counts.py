@@ -18,6 +18,7 @@ Usage::
 
     .venv/bin/python examples/table_counts.py                # deals 1-50, the default 3 s
     .venv/bin/python examples/table_counts.py --deals 1-10 --time-limit 5
+    .venv/bin/python examples/table_counts.py --deals 11-12 --per-deal   # each deal's counts too
 """
 
 from __future__ import annotations
@@ -101,8 +102,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", default="1-50", help="seeds, e.g. 1-50")
     parser.add_argument("--time-limit", type=float, default=None, help="default: advise's own")
+    parser.add_argument(
+        "--per-deal", action="store_true", help="also each deal's exact cells by column, and wall"
+    )
     args = parser.parse_args()
     runs = [advise(seed, args.time_limit) for seed in _seeds(args.deals)]
+    if args.per_deal:
+        for seed, (advice, wall) in zip(_seeds(args.deals), runs):
+            exact = {c: sum(k["kind"][c] == "exact" for k in advice["kingdoms"]) for c in SINGLE}
+            print(f"deal {seed}: exact {exact}, wall {wall:.2f} s")
     advices, walls = [a for a, _ in runs], [w for _, w in runs]
     single, jacks, below, wide, estimates, values, above = count(advices)
     cells = sum(single[kind] for kind in ("exact", "bound", "estimate"))
