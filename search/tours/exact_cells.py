@@ -103,12 +103,12 @@ def exact_lane(
         if progress:
             progress(done, total, *cell)
         key = keys[cell]
+        family = memo_family(key)
         if key not in solves:
             # The memo is keyed by the whole state, trump and pool included, so one solver
             # serves a column's four trumps; their states meet deeper in the search (suits
             # are canonical): on deals 1 and 2, 1.2-1.5x fewer lookups for Commerce and
             # Military, 1.8-2x for Politics (issue 37, 2b).
-            family = memo_family(key)
             if memos.get(family) is None or not ONE_MEMO_PER_COLUMN:
                 memos[family] = make_solver(whole_hand=family in BIG_MEMOS)
             solves[key] = Solve(memos[family])
@@ -129,8 +129,8 @@ def exact_lane(
         if all(keys[c] != key for c in cells[done + 1 :]) and cell[0] != "DHS":
             solve.solver = None  # done with its memo; what it found stays
         later = (memo_family(keys[c]) for c in cells[done + 1 :])
-        if solve.solver is None and (solve.memory_cut or memo_family(key) not in later):
-            memos.pop(memo_family(key), None)  # past the memory cap, or no later solve asks it
+        if solve.solver is None and (solve.memory_cut or family not in later):
+            memos.pop(family, None)  # past the memory cap, or no later solve asks it
     return found, solves
 
 
