@@ -1,13 +1,19 @@
 """Every Jack at once: the lookahead policy, compiled and in Python, against its exact base.
 
 On seeded first-visit hands (trump uniform, Politics pool = the 7 other rulers, every target
-1..8) it solves the policy's restrictions ♦♥♠ and ♣ exactly (:func:`~search.visit.lookahead.
-solve_roots`, each within ``--cap`` seconds), then for each target:
+1..8) it solves the policy's restrictions as the product does (:data:`~search.visit.lookahead.
+ROOT_RESTRICTIONS` but every Jack, which never finishes on a whole hand: ♦♥♠, ♣, ♦ where ♦♥♠
+did not finish, ♣♥♠ where cheap; :func:`~search.visit.lookahead.solve_roots`, all within
+``--cap`` seconds, timed), then for each target:
 
 - plays ``--playouts`` playouts of the compiled lookahead policy (:mod:`search.visit.fastplay`),
   each beside its base (exact play of the best solved restriction) on the same deck order, and
   times them: the policy's playouts per second on one core (the base's playouts are timed too,
   and reported apart);
+- plays the same playouts with the baseline policy, the lookahead policy with only the
+  restrictions it had before ♣♥♠ (♦♥♠ and ♣: ``BASELINE_ROOTS``), on a scratch memo of its
+  own, and times them: the ratio of the two rates, and the paired difference of their success
+  rates, measured in this run;
 - on the first ``--python-hands`` hands, plays ``--python-playouts`` of them again with the
   Python policy (:mod:`search.visit.lookahead`) on the same deck orders, and times those too.
 
@@ -40,6 +46,7 @@ from search.infra.budget import set_memory_limit
 from search.visit import make_solver, scratch_of, warm_up
 from search.visit.fastplay import MirroredPolicy, SplitMixStream, compiled_playouts, playout_seed
 from search.visit.lookahead import (
+    ROOT_RESTRICTIONS,
     LookaheadPolicy,
     paired_difference,
     paired_estimate,
@@ -48,7 +55,8 @@ from search.visit.lookahead import (
 )
 
 RULER_SUITS = (0, 0, 1, 1, 2, 2, 3, 3)  # a King and a Queen of each suit
-ROOTS = ((1, 2, 3), (0,))  # ♦♥♠ and ♣ alone (suits: 0 ♣, 1 ♦, 2 ♥, 3 ♠)
+ROOTS = tuple(r for r in ROOT_RESTRICTIONS if len(r) < 4)  # every Jack never finishes here
+BASELINE_ROOTS = ((1, 2, 3), (0,), (1,))  # before ♣♥♠ (suits: 0 ♣, 1 ♦, 2 ♥, 3 ♠)
 ALL = (1, 1, 1, 1)
 
 
@@ -84,6 +92,9 @@ def bench_hand(index: int, args) -> dict:
     # and the states the scratch memo gained (it is emptied only at the memory cap)
     policy_seconds = base_seconds = head_seconds = python_seconds = 0.0
     gains, same, pairs = [], 0, ([], [])
+    old_roots = [r for r in roots if r in BASELINE_ROOTS]
+    old_scratch = type(solver)()  # the baseline's own: it finds none of the policy's states
+    old_seconds, old_pairs = 0.0, ([], [])
     python_count = 0
     head = min(args.python_playouts, args.playouts) if timed_python else 0
     for target in range(1, 9):
@@ -99,6 +110,12 @@ def bench_hand(index: int, args) -> dict:
         rest, _ = compiled_playouts(policy, None, state, target, index, head, args.playouts - head)
         wins += rest
         policy_seconds += time.perf_counter() - started
+        old = LookaheadPolicy(solver, old_roots, seed=index, scratch=old_scratch)
+        started = time.perf_counter()
+        old_wins, _ = compiled_playouts(old, None, state, target, index, 0, args.playouts)
+        old_seconds += time.perf_counter() - started
+        old_pairs[0].extend(w == target for w in wins)
+        old_pairs[1].extend(w == target for w in old_wins)
         after = (solver.lookups, scratch.lookups, scratch.state_count())
         work = [w + a - b for w, a, b in zip(work, after, before)]
         started = time.perf_counter()
@@ -137,6 +154,8 @@ def bench_hand(index: int, args) -> dict:
         "roots": roots,
         "rate": 8 * args.playouts / policy_seconds,
         "base_rate": 8 * args.playouts / base_seconds,
+        "old_rate": 8 * args.playouts / old_seconds,
+        "old_pairs": old_pairs,
         "gains": gains,
         "same": same,
         "pairs": pairs,
@@ -164,16 +183,21 @@ def main() -> None:
     set_memory_limit(int(args.memory * (1 << 30)))
     warm_up()  # load the kernel, playouts included, outside the timings
     rates, base_rates, python_rates, head_rates, gains = [], [], [], [], []
+    old_rates, old_pairs = [], ([], [])
     same = count = 0
     python_pairs: tuple[list, list] = ([], [])
     for index in range(args.start, args.start + args.hands):
         result = bench_hand(index, args)
         rates.append(result["rate"])
         base_rates.append(result["base_rate"])
+        old_rates.append(result["old_rate"])
+        old_pairs[0].extend(result["old_pairs"][0])
+        old_pairs[1].extend(result["old_pairs"][1])
         gains.extend(result["gains"])
         line = (
             f"hand {index:3d}: roots {','.join(''.join('CDHS'[s] for s in r) for r in result['roots']):8} "
             f"solve {result['solve']:6.2f} s, compiled {result['rate']:8.0f} playouts/s "
+            f"(baseline {result['old_rate']:7.0f}/s) "
             f"(base alone {result['base_rate']:8.0f}/s); a playout: lookups {result['work'][0]} "
             f"roots' memo, {result['work'][1]} scratch, {result['work'][2]} new states"
         )
@@ -193,7 +217,14 @@ def main() -> None:
     print(f"{args.hands} hands x 8 targets, {args.playouts} compiled playouts a target")
     print(
         f"compiled lookahead policy: median {statistics.median(rates):.0f} playouts/s on one core "
-        f"(min {min(rates):.0f}, max {max(rates):.0f})"
+        f"(min {min(rates):.0f}, max {max(rates):.0f}); baseline (♦♥♠ and ♣ only) median "
+        f"{statistics.median(old_rates):.0f}/s; per hand, policy/baseline: median "
+        f"{statistics.median(r / o for r, o in zip(rates, old_rates)):.2f}x"
+    )
+    difference, (low, high) = paired_difference(*old_pairs)
+    print(
+        f"success rate, policy - baseline, same deck orders: {100 * difference:+.2f} pp (95% CI "
+        f"{100 * low:+.2f} to {100 * high:+.2f}) over {len(old_pairs[0])} playouts"
     )
     if python_rates:
         ratio = statistics.median(head_rates) / statistics.median(python_rates)

@@ -233,7 +233,7 @@ def midway_every_jack(need: int = 5):
 
 def restriction_chances(position, need: int) -> dict[tuple, float]:
     """The exact chance of ``need`` more wins from ``position`` with only some of its Jacks:
-    ♥♠, ♦♥♠, ♣ and ♦ (suit numbers), each solved afresh."""
+    ♥♠, ♦♥♠, ♣, ♦ and ♣♥♠ (suit numbers), each solved afresh."""
     from search.visit import make_solver
     from search.visit.lookahead import restricted
     from search.visit.position import root_state
@@ -241,7 +241,7 @@ def restriction_chances(position, need: int) -> dict[tuple, float]:
     state = root_state(position)
     return {
         suits: make_solver().decide(*state[:4], restricted(state[4], suits), state[5])[need]
-        for suits in ((2, 3), (1, 2, 3), (0,), (1,))
+        for suits in ((2, 3), (1, 2, 3), (0,), (1,), (0, 2, 3))
     }
 
 

@@ -11,7 +11,12 @@ from search.infra import wilson_interval
 from search.visit import make_solver, scratch_of
 from search.visit.fastplay import MirroredPolicy, SplitMixStream, compiled_playouts, playout_seed
 from search.visit.kernel import FastKingdomSolver
-from search.visit.lookahead import LookaheadPolicy, play_lookahead, solve_roots
+from search.visit.lookahead import (
+    ROOT_RESTRICTIONS,
+    LookaheadPolicy,
+    play_lookahead,
+    solve_roots,
+)
 
 # Mid-visit, 5 cards in hand and every Jack; Politics may bring ♣, ♦ or ♠. The restrictions
 # ♦♥♠ and ♣ solve in well under a second; every Jack at once is left out, so the policy must
@@ -63,6 +68,30 @@ def test_compiled_playouts_play_what_the_python_policy_plays(solved, need) -> No
     assert _compiled_wins(solver, roots, need, PLAYOUTS) == _python_wins(
         solver, roots, need, PLAYOUTS
     )
+
+
+def test_with_clubs_hearts_spades_solved_both_policies_play_alike_and_sample_less() -> None:
+    """♣♥♠ among the restrictions (as the product solves them): Military is valued exactly
+    after Politics where it was sampled, so the compiled playouts solve fewer fresh subgames,
+    and the Python policy still makes the same plays."""
+    restrictions = tuple(r for r in ROOT_RESTRICTIONS if len(r) < 4)
+    assert (0, 2, 3) in restrictions
+    solver = make_solver()
+    roots = solve_roots(solver, STATE, None, None, restrictions)
+    assert (0, 2, 3) in roots
+    for need in (3, 4):
+        assert _compiled_wins(solver, roots, need, PLAYOUTS) == _python_wins(
+            solver, roots, need, PLAYOUTS
+        )
+    scratch_work = []
+    for restrictions in (ROOTS, roots):  # each on fresh memos, the same playouts
+        fresh = make_solver()
+        solve_roots(fresh, STATE, None, None, restrictions)
+        scratch = scratch_of(fresh)
+        for need in (3, 4):
+            _compiled_wins(fresh, restrictions, need, PLAYOUTS)
+        scratch_work.append(scratch.lookups)
+    assert scratch_work[1] < scratch_work[0]
 
 
 def test_a_run_continued_from_its_count_plays_the_same_deck_orders(solved) -> None:
