@@ -110,14 +110,14 @@ def bench_hand(index: int, args) -> dict:
         rest, _ = compiled_playouts(policy, None, state, target, index, head, args.playouts - head)
         wins += rest
         policy_seconds += time.perf_counter() - started
+        after = (solver.lookups, scratch.lookups, scratch.state_count())
+        work = [w + a - b for w, a, b in zip(work, after, before)]
         old = LookaheadPolicy(solver, old_roots, seed=index, scratch=old_scratch)
         started = time.perf_counter()
         old_wins, _ = compiled_playouts(old, None, state, target, index, 0, args.playouts)
         old_seconds += time.perf_counter() - started
         old_pairs[0].extend(w == target for w in wins)
         old_pairs[1].extend(w == target for w in old_wins)
-        after = (solver.lookups, scratch.lookups, scratch.state_count())
-        work = [w + a - b for w, a, b in zip(work, after, before)]
         started = time.perf_counter()
         _, base_wins = compiled_playouts(
             LookaheadPolicy(solver, [suits], seed=index, scratch=scratch, fixed=True),

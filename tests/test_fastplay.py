@@ -84,12 +84,12 @@ def test_with_clubs_hearts_spades_solved_both_policies_play_alike_and_sample_les
             solver, roots, need, PLAYOUTS
         )
     scratch_work = []
-    for restrictions in (ROOTS, roots):  # each on fresh memos, the same playouts
+    for wanted in (ROOTS, roots):  # each on fresh memos, the same playouts
         fresh = make_solver()
-        solve_roots(fresh, STATE, None, None, restrictions)
+        found = solve_roots(fresh, STATE, None, None, wanted)
         scratch = scratch_of(fresh)
         for need in (3, 4):
-            _compiled_wins(fresh, restrictions, need, PLAYOUTS)
+            _compiled_wins(fresh, found, need, PLAYOUTS)
         scratch_work.append(scratch.lookups)
     assert scratch_work[1] < scratch_work[0]
 

@@ -481,13 +481,14 @@ def solve_roots(
             continue  # ♦ alone only where ♦♥♠ did not finish
         if any(restricted(abil, done) == counts for done in solved):
             continue  # the same restriction of this position's abilities
+        used = getattr(solver, "lookups", 0) - start
         left = None
         if work is not None:
-            left = work - (getattr(solver, "lookups", 0) - start)
+            left = work - used
             if left <= 0:
                 break
-        if suits in CHEAP_ONLY and hasattr(solver, "limit_work"):
-            cheap = max(CHEAP_FLOOR, solver.lookups - start)
+        if suits in CHEAP_ONLY:  # (the reference solver has no work limit to set)
+            cheap = max(CHEAP_FLOOR, used)
             left = cheap if left is None else min(left, cheap)
         limit_work(left)
         try:
